@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * f2/io.h - the single block I/O interface every reader and writer uses.
+ *
+ * An f2_io is a byte-addressed device with a vtable of operations.  Backends:
+ *   unix    block devices and regular files (full read/write loops,
+ *           BLKGETSIZE64, BLKDISCARD/BLKZEROOUT, punch-hole on files,
+ *           O_EXCL on block devices)
+ *   mem     an in-memory image, for unit tests and fuzzing
+ *   record  passes everything to a lower f2_io and appends each write and
+ *           flush to a log file, so crash tests can replay any prefix
+ *   fault   passes everything to a lower f2_io but fails the Nth read or
+ *           write (or every one after it) with F2_EINJECTED
+ * Stacking backends takes ownership: closing the top closes the stack.
+ *
+ * All offsets and lengths are in bytes.  Every function returns 0 on
+ * success or a negative code from f2/errors.h; a read past the end of the
+ * device is F2_ESHORTIO, never a silent short read.
+ */
+#ifndef F2_IO_H
+#define F2_IO_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+struct f2_io;
+
+struct f2_io_ops {
+	const char *name;
+	int (*read)(struct f2_io *io, uint64_t off, void *buf, size_t len);
+	int (*write)(struct f2_io *io, uint64_t off, const void *buf, size_t len);
+	int (*flush)(struct f2_io *io);
+	/* Discard: contents afterwards are unspecified. */
+	int (*discard)(struct f2_io *io, uint64_t off, uint64_t len);
+	/* Zero: the range reads back as zeroes afterwards; on files and
+	 * devices that support it no data blocks stay allocated. */
+	int (*zero)(struct f2_io *io, uint64_t off, uint64_t len);
+	void (*close)(struct f2_io *io);
+};
+
+struct f2_io {
+	const struct f2_io_ops *ops;
+	uint64_t size;		/* bytes */
+	char *name;		/* device path or description, for messages */
+	struct f2_io *lower;	/* next backend down, for stacked backends */
+	void *priv;		/* backend state */
+};
+
+/* Open flags for f2_io_open_unix() and f2_io_open(). */
+#define F2_IO_RDONLY	0x0	/* the default: read-only tools never write */
+#define F2_IO_RDWR	0x1
+#define F2_IO_EXCL	0x2	/* O_EXCL on block devices: fail if in use */
+#define F2_IO_DIRECT	0x4
+
+int f2_io_open_unix(const char *path, int flags, struct f2_io **out);
+/* An in-memory device of size bytes (zero filled). */
+int f2_io_open_mem(uint64_t size, struct f2_io **out);
+/* Record every write/flush/discard/zero of lower into the file logpath. */
+int f2_io_open_record(struct f2_io *lower, const char *logpath, struct f2_io **out);
+/*
+ * Fault injection.  spec is "read:N", "write:N" (fail the Nth call, 1-based,
+ * and every call after it: the device has "died") or "read:N:once" /
+ * "write:N:once" (fail only that call).
+ */
+int f2_io_open_fault(struct f2_io *lower, const char *spec, struct f2_io **out);
+
+/*
+ * What the tools call: opens path with the unix backend, then stacks a
+ * recording backend if F2_IO_RECORD=logfile is set in the environment and a
+ * fault backend if F2_IO_FAULT=spec is set, so any tool can be crash-tested.
+ */
+int f2_io_open(const char *path, int flags, struct f2_io **out);
+
+static inline int f2_io_read(struct f2_io *io, uint64_t off, void *buf, size_t len)
+{
+	return io->ops->read(io, off, buf, len);
+}
+static inline int f2_io_write(struct f2_io *io, uint64_t off, const void *buf, size_t len)
+{
+	return io->ops->write(io, off, buf, len);
+}
+static inline int f2_io_flush(struct f2_io *io)
+{
+	return io->ops->flush(io);
+}
+static inline int f2_io_discard(struct f2_io *io, uint64_t off, uint64_t len)
+{
+	return io->ops->discard(io, off, len);
+}
+static inline int f2_io_zero(struct f2_io *io, uint64_t off, uint64_t len)
+{
+	return io->ops->zero(io, off, len);
+}
+void f2_io_close(struct f2_io *io);
+
+/* Block-sized helpers (4096-byte blocks, blkaddr counted from byte 0). */
+int f2_io_read_block(struct f2_io *io, uint64_t blkaddr, void *buf);
+int f2_io_write_block(struct f2_io *io, uint64_t blkaddr, const void *buf);
+
+/*
+ * Write logs.  A log is a sequence of records; replaying the first n records
+ * (and optionally only the first torn_bytes of record n+1 if it is a write)
+ * onto a copy of the original image reproduces the device after a crash.
+ */
+enum f2_log_op { F2_LOG_WRITE = 1, F2_LOG_FLUSH = 2, F2_LOG_DISCARD = 3, F2_LOG_ZERO = 4 };
+struct f2_log_record {
+	enum f2_log_op op;
+	uint64_t off;
+	uint64_t len;
+	const uint8_t *data;	/* F2_LOG_WRITE only; valid until next call */
+};
+struct f2_log_reader;
+int f2_log_open(const char *logpath, struct f2_log_reader **out);
+/* Returns 1 with *rec filled, 0 at the end, or a negative error. */
+int f2_log_next(struct f2_log_reader *lr, struct f2_log_record *rec);
+void f2_log_close(struct f2_log_reader *lr);
+/* Count records in a log (returns count or negative error). */
+long f2_log_count(const char *logpath);
+/*
+ * Apply the first nrec records of logpath to io; if torn_bytes > 0 also
+ * apply that many leading bytes of the next record when it is a write.
+ */
+int f2_log_replay(const char *logpath, struct f2_io *io, long nrec, size_t torn_bytes);
+
+#endif /* F2_IO_H */
