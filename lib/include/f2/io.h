@@ -11,11 +11,13 @@
  *           flush to a log file, so crash tests can replay any prefix
  *   fault   passes everything to a lower f2_io but fails the Nth read or
  *           write (or every one after it) with F2_EINJECTED
- * Stacking backends takes ownership: closing the top closes the stack.
+ * Stacking backends takes ownership: closing the top closes the stack.  If
+ * stacking fails, lower stays the caller's.
  *
  * All offsets and lengths are in bytes.  Every function returns 0 on
- * success or a negative code from f2/errors.h; a read past the end of the
- * device is F2_ESHORTIO, never a silent short read.
+ * success or a negative code from f2/errors.h.  Any request reaching past
+ * size is F2_ERANGE (nothing ever grows a file); a device that ends early
+ * inside its size is F2_ESHORTIO, never a silent short read.
  */
 #ifndef F2_IO_H
 #define F2_IO_H
@@ -35,6 +37,7 @@ struct f2_io_ops {
 	/* Zero: the range reads back as zeroes afterwards; on files and
 	 * devices that support it no data blocks stay allocated. */
 	int (*zero)(struct f2_io *io, uint64_t off, uint64_t len);
+	/* Release priv only; f2_io_close() frees the handle and lower. */
 	void (*close)(struct f2_io *io);
 };
 
@@ -50,17 +53,24 @@ struct f2_io {
 #define F2_IO_RDONLY	0x0	/* the default: read-only tools never write */
 #define F2_IO_RDWR	0x1
 #define F2_IO_EXCL	0x2	/* O_EXCL on block devices: fail if in use */
-#define F2_IO_DIRECT	0x4
+#define F2_IO_DIRECT	0x4	/* O_DIRECT: caller aligns offsets, lengths, buffers */
 
 int f2_io_open_unix(const char *path, int flags, struct f2_io **out);
 /* An in-memory device of size bytes (zero filled). */
 int f2_io_open_mem(uint64_t size, struct f2_io **out);
-/* Record every write/flush/discard/zero of lower into the file logpath. */
+/*
+ * Record every write/flush/discard/zero of lower into the file logpath
+ * (created or truncated).  Calls reach lower first and are logged only if
+ * they succeed; if the log cannot be written the call fails and so does
+ * every later modifying call.
+ */
 int f2_io_open_record(struct f2_io *lower, const char *logpath, struct f2_io **out);
 /*
  * Fault injection.  spec is "read:N", "write:N" (fail the Nth call, 1-based,
  * and every call after it: the device has "died") or "read:N:once" /
- * "write:N:once" (fail only that call).
+ * "write:N:once" (fail only that call).  Writes, zeroes and discards all
+ * count as writes; after a persistent write fault flushes fail as well.
+ * Failed calls never reach lower.  A malformed spec is F2_EBADOPT.
  */
 int f2_io_open_fault(struct f2_io *lower, const char *spec, struct f2_io **out);
 
@@ -68,6 +78,8 @@ int f2_io_open_fault(struct f2_io *lower, const char *spec, struct f2_io **out);
  * What the tools call: opens path with the unix backend, then stacks a
  * recording backend if F2_IO_RECORD=logfile is set in the environment and a
  * fault backend if F2_IO_FAULT=spec is set, so any tool can be crash-tested.
+ * The recorder is only stacked for F2_IO_RDWR opens, so a read-only tool
+ * never truncates a log.  Empty variables count as unset.
  */
 int f2_io_open(const char *path, int flags, struct f2_io **out);
 
@@ -101,6 +113,9 @@ int f2_io_write_block(struct f2_io *io, uint64_t blkaddr, const void *buf);
  * Write logs.  A log is a sequence of records; replaying the first n records
  * (and optionally only the first torn_bytes of record n+1 if it is a write)
  * onto a copy of the original image reproduces the device after a crash.
+ * The format is described in lib/io/record.c.  A record cut short by the end
+ * of the file (the recorder was killed while appending it) ends the log;
+ * any other damage is F2_EBADLOG.
  */
 enum f2_log_op { F2_LOG_WRITE = 1, F2_LOG_FLUSH = 2, F2_LOG_DISCARD = 3, F2_LOG_ZERO = 4 };
 struct f2_log_record {
@@ -114,11 +129,14 @@ int f2_log_open(const char *logpath, struct f2_log_reader **out);
 /* Returns 1 with *rec filled, 0 at the end, or a negative error. */
 int f2_log_next(struct f2_log_reader *lr, struct f2_log_record *rec);
 void f2_log_close(struct f2_log_reader *lr);
+/* Device size in bytes recorded in the log header. */
+uint64_t f2_log_size(const struct f2_log_reader *lr);
 /* Count records in a log (returns count or negative error). */
 long f2_log_count(const char *logpath);
 /*
- * Apply the first nrec records of logpath to io; if torn_bytes > 0 also
- * apply that many leading bytes of the next record when it is a write.
+ * Apply the first nrec records of logpath to io (all of them if nrec < 0;
+ * F2_ERANGE if the log holds fewer); if torn_bytes > 0 also apply that many
+ * leading bytes of the next record when it is a write.
  */
 int f2_log_replay(const char *logpath, struct f2_io *io, long nrec, size_t torn_bytes);
 

@@ -1,0 +1,427 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * record.c - the recording backend and the write-log reader and replayer.
+ *
+ * Every write, flush, discard and zero goes to the lower backend first and
+ * is appended to the log only if it succeeded, so the log never claims a
+ * write that did not happen.  Records go out with plain write(2), unbuffered,
+ * so a process killed at any point leaves every completed call in the log.
+ *
+ * Log format (all little-endian):
+ *   file header, 24 bytes
+ *     0  magic[8]  "F2IOLOG1"
+ *     8  le64      device size in bytes
+ *    16  le32      reserved, 0
+ *    20  le32      crc     f2_crc32(~0, bytes 0..19)
+ *   then records, each a 24-byte header
+ *     0  le32      op      enum f2_log_op
+ *     4  le64      off
+ *    12  le64      len     (0 for flush)
+ *    20  le32      hcrc    f2_crc32(~0, bytes 0..19)
+ *   and, for F2_LOG_WRITE only, len data bytes and le32 dcrc =
+ *   f2_crc32(hcrc, data, len).
+ *
+ * The header has its own crc so a damaged length is never trusted.  A record
+ * cut short by the end of the file is what a killed recorder leaves behind:
+ * the reader treats it as the end of the log.  Anything else that does not
+ * check out (bad magic or crc, unknown op, range past the device) is
+ * F2_EBADLOG.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "f2/crc.h"
+#include "f2/errors.h"
+#include "f2/format.h"
+#include "io_private.h"
+
+#define LOG_MAGIC	"F2IOLOG1"
+
+struct log_header {
+	char magic[8];		/* 0x00 */
+	le64 size;		/* 0x08 */
+	le32 reserved;		/* 0x10 */
+	le32 crc;		/* 0x14 */
+} __attribute__((packed));
+_Static_assert(sizeof(struct log_header) == 24, "log_header");
+
+struct log_rec {
+	le32 op;		/* 0x00 */
+	le64 off;		/* 0x04 */
+	le64 len;		/* 0x0c */
+	le32 hcrc;		/* 0x14 */
+} __attribute__((packed));
+_Static_assert(sizeof(struct log_rec) == 24, "log_rec");
+
+static uint32_t log_crc(uint32_t seed, const void *buf, size_t len)
+{
+	return f2_crc32(seed, buf, len);
+}
+
+/* ---- recording backend ------------------------------------------------ */
+
+struct record_priv {
+	int fd;
+	int failed;	/* first log write error; later calls fail with it */
+};
+
+static int write_full(int fd, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Append one record; data is NULL except for writes. */
+static int append(struct record_priv *r, enum f2_log_op op, uint64_t off,
+		  uint64_t len, const void *data)
+{
+	struct log_rec h;
+	uint32_t hcrc;
+	le32 dcrc;
+	int ret;
+
+	f2_set_le32(h.op, op);
+	f2_set_le64(h.off, off);
+	f2_set_le64(h.len, len);
+	hcrc = log_crc(~0u, &h, offsetof(struct log_rec, hcrc));
+	f2_set_le32(h.hcrc, hcrc);
+	ret = write_full(r->fd, &h, sizeof(h));
+	if (!ret && data) {
+		dcrc = f2_cpu_to_le32(log_crc(hcrc, data, len));
+		ret = write_full(r->fd, data, len);
+		if (!ret)
+			ret = write_full(r->fd, &dcrc, sizeof(dcrc));
+	}
+	/* The log has lost sync with the device: stop writing for good. */
+	if (ret)
+		r->failed = ret;
+	return ret;
+}
+
+/* Log a call that reached the lower device (ret is its result). */
+static int logged(struct f2_io *io, int ret, enum f2_log_op op, uint64_t off,
+		  uint64_t len, const void *data)
+{
+	return ret ? ret : append(io->priv, op, off, len, data);
+}
+
+static int record_failed(struct f2_io *io)
+{
+	return ((struct record_priv *)io->priv)->failed;
+}
+
+static int record_read(struct f2_io *io, uint64_t off, void *buf, size_t len)
+{
+	return f2_io_read(io->lower, off, buf, len);
+}
+
+static int record_write(struct f2_io *io, uint64_t off, const void *buf, size_t len)
+{
+	int ret = record_failed(io);
+
+	if (ret)
+		return ret;
+	return logged(io, f2_io_write(io->lower, off, buf, len), F2_LOG_WRITE, off, len, buf);
+}
+
+static int record_flush(struct f2_io *io)
+{
+	int ret = record_failed(io);
+
+	if (ret)
+		return ret;
+	return logged(io, f2_io_flush(io->lower), F2_LOG_FLUSH, 0, 0, NULL);
+}
+
+static int record_discard(struct f2_io *io, uint64_t off, uint64_t len)
+{
+	int ret = record_failed(io);
+
+	if (ret)
+		return ret;
+	return logged(io, f2_io_discard(io->lower, off, len), F2_LOG_DISCARD, off, len, NULL);
+}
+
+static int record_zero(struct f2_io *io, uint64_t off, uint64_t len)
+{
+	int ret = record_failed(io);
+
+	if (ret)
+		return ret;
+	return logged(io, f2_io_zero(io->lower, off, len), F2_LOG_ZERO, off, len, NULL);
+}
+
+static void record_close(struct f2_io *io)
+{
+	struct record_priv *r = io->priv;
+
+	close(r->fd);
+	free(r);
+}
+
+static const struct f2_io_ops record_ops = {
+	.name = "record",
+	.read = record_read,
+	.write = record_write,
+	.flush = record_flush,
+	.discard = record_discard,
+	.zero = record_zero,
+	.close = record_close,
+};
+
+int f2_io_open_record(struct f2_io *lower, const char *logpath, struct f2_io **out)
+{
+	struct log_header h = { .magic = LOG_MAGIC };
+	struct record_priv *r;
+	struct f2_io *io;
+	int ret;
+
+	*out = NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (r->fd < 0) {
+		ret = -errno;
+		free(r);
+		return ret;
+	}
+	f2_set_le64(h.size, lower->size);
+	f2_set_le32(h.crc, log_crc(~0u, &h, offsetof(struct log_header, crc)));
+	ret = write_full(r->fd, &h, sizeof(h));
+	if (ret)
+		goto fail;
+	io = f2_io_alloc(&record_ops, lower->size, lower->name, lower);
+	if (!io) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	io->priv = r;
+	*out = io;
+	return 0;
+fail:
+	close(r->fd);
+	free(r);
+	return ret;
+}
+
+/* ---- log reader ------------------------------------------------------- */
+
+struct f2_log_reader {
+	FILE *f;
+	uint64_t devsize;	/* from the file header */
+	uint64_t left;		/* bytes of the file not yet read */
+	uint8_t *buf;		/* data of the last write record */
+	size_t bufsize;
+	bool done;		/* end reached (or a truncated tail) */
+};
+
+/* Read exactly len bytes that are known to be in the file. */
+static int read_exact(struct f2_log_reader *lr, void *buf, size_t len)
+{
+	if (fread(buf, 1, len, lr->f) != len)
+		return ferror(lr->f) ? -EIO : F2_EBADLOG;
+	lr->left -= len;
+	return 0;
+}
+
+int f2_log_open(const char *logpath, struct f2_log_reader **out)
+{
+	struct f2_log_reader *lr;
+	struct log_header h;
+	struct stat st;
+	int ret;
+
+	*out = NULL;
+	lr = calloc(1, sizeof(*lr));
+	if (!lr)
+		return -ENOMEM;
+	lr->f = fopen(logpath, "rbe");
+	if (!lr->f) {
+		ret = -errno;
+		free(lr);
+		return ret;
+	}
+	if (fstat(fileno(lr->f), &st)) {
+		ret = -errno;
+		goto fail;
+	}
+	lr->left = st.st_size;
+	ret = F2_EBADLOG;
+	if (lr->left < sizeof(h) || read_exact(lr, &h, sizeof(h)))
+		goto fail;
+	if (memcmp(h.magic, LOG_MAGIC, sizeof(h.magic)) ||
+	    f2_le32(h.crc) != log_crc(~0u, &h, offsetof(struct log_header, crc)))
+		goto fail;
+	lr->devsize = f2_le64(h.size);
+	*out = lr;
+	return 0;
+fail:
+	f2_log_close(lr);
+	return ret;
+}
+
+uint64_t f2_log_size(const struct f2_log_reader *lr)
+{
+	return lr->devsize;
+}
+
+static int check_rec(const struct f2_log_reader *lr, const struct f2_log_record *rec)
+{
+	switch (rec->op) {
+	case F2_LOG_FLUSH:
+		return rec->off || rec->len ? F2_EBADLOG : 0;
+	case F2_LOG_WRITE:
+	case F2_LOG_DISCARD:
+	case F2_LOG_ZERO:
+		if (rec->off > lr->devsize || rec->len > lr->devsize - rec->off)
+			return F2_EBADLOG;
+		return 0;
+	}
+	return F2_EBADLOG;
+}
+
+int f2_log_next(struct f2_log_reader *lr, struct f2_log_record *rec)
+{
+	struct log_rec h;
+	uint32_t hcrc;
+	le32 dcrc;
+	int ret;
+
+	if (lr->done || lr->left < sizeof(h)) {
+		lr->done = true;
+		return 0;
+	}
+	ret = read_exact(lr, &h, sizeof(h));
+	if (ret)
+		return ret;
+	hcrc = log_crc(~0u, &h, offsetof(struct log_rec, hcrc));
+	if (f2_le32(h.hcrc) != hcrc)
+		return F2_EBADLOG;
+	rec->op = (enum f2_log_op)f2_le32(h.op);
+	rec->off = f2_le64(h.off);
+	rec->len = f2_le64(h.len);
+	rec->data = NULL;
+	ret = check_rec(lr, rec);
+	if (ret)
+		return ret;
+	if (rec->op != F2_LOG_WRITE)
+		return 1;
+	/* A write whose data runs past the end of the file is a torn tail. */
+	if (rec->len > lr->left || lr->left - rec->len < sizeof(dcrc)) {
+		lr->done = true;
+		return 0;
+	}
+	if (rec->len > lr->bufsize) {
+		uint8_t *nbuf = realloc(lr->buf, rec->len);
+
+		if (!nbuf)
+			return -ENOMEM;
+		lr->buf = nbuf;
+		lr->bufsize = rec->len;
+	}
+	ret = read_exact(lr, lr->buf, rec->len);
+	if (!ret)
+		ret = read_exact(lr, &dcrc, sizeof(dcrc));
+	if (ret)
+		return ret;
+	if (f2_le32(dcrc) != log_crc(hcrc, lr->buf, rec->len))
+		return F2_EBADLOG;
+	rec->data = lr->buf;
+	return 1;
+}
+
+void f2_log_close(struct f2_log_reader *lr)
+{
+	if (!lr)
+		return;
+	if (lr->f)
+		fclose(lr->f);
+	free(lr->buf);
+	free(lr);
+}
+
+long f2_log_count(const char *logpath)
+{
+	struct f2_log_reader *lr;
+	struct f2_log_record rec;
+	long n = 0;
+	int ret = f2_log_open(logpath, &lr);
+
+	if (ret)
+		return ret;
+	while ((ret = f2_log_next(lr, &rec)) == 1)
+		n++;
+	f2_log_close(lr);
+	return ret ? ret : n;
+}
+
+/* ---- replay ------------------------------------------------------------ */
+
+static int apply(struct f2_io *io, const struct f2_log_record *rec, uint64_t len)
+{
+	switch (rec->op) {
+	case F2_LOG_WRITE:
+		return f2_io_write(io, rec->off, rec->data, len);
+	case F2_LOG_FLUSH:
+		return f2_io_flush(io);
+	case F2_LOG_DISCARD:
+		return f2_io_discard(io, rec->off, len);
+	case F2_LOG_ZERO:
+		return f2_io_zero(io, rec->off, len);
+	}
+	return F2_EBADLOG;
+}
+
+int f2_log_replay(const char *logpath, struct f2_io *io, long nrec, size_t torn_bytes)
+{
+	struct f2_log_reader *lr;
+	struct f2_log_record rec;
+	long i;
+	int ret = f2_log_open(logpath, &lr);
+
+	if (ret)
+		return ret;
+	for (i = 0; nrec < 0 || i < nrec; i++) {
+		ret = f2_log_next(lr, &rec);
+		if (ret <= 0)
+			break;
+		ret = apply(io, &rec, rec.len);
+		if (ret)
+			break;
+	}
+	/* Running out of records early is fine only when asked for all. */
+	if (ret == 0 && nrec >= 0 && i < nrec)
+		ret = F2_ERANGE;
+	if (!ret && nrec >= 0 && torn_bytes) {
+		ret = f2_log_next(lr, &rec);
+		if (ret == 1 && rec.op == F2_LOG_WRITE)
+			ret = apply(io, &rec, torn_bytes < rec.len ? torn_bytes : rec.len);
+		else if (ret == 1)
+			ret = 0;
+	}
+	f2_log_close(lr);
+	return ret;
+}

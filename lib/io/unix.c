@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * unix.c - the backend for block devices and regular files.
+ *
+ * Reads and writes loop until done (retrying EINTR); end-of-file inside the
+ * device is F2_ESHORTIO.  The size is fixed at open (st_size or
+ * BLKGETSIZE64) and nothing ever reaches past it, so a file never grows.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
+
+#include "f2/errors.h"
+#include "io_private.h"
+
+/* Largest single read/write syscall we issue. */
+#define UNIX_MAX_XFER	(1u << 30)
+
+struct unix_priv {
+	int fd;
+	bool blkdev;
+	bool writable;
+	uint32_t sector;	/* logical sector size of a block device */
+};
+
+static struct unix_priv *priv_of(struct f2_io *io)
+{
+	return io->priv;
+}
+
+static int unix_read(struct f2_io *io, uint64_t off, void *buf, size_t len)
+{
+	int fd = priv_of(io)->fd;
+	uint8_t *p = buf;
+
+	if (!f2_io_in_range(io, off, len))
+		return F2_ERANGE;
+	while (len) {
+		ssize_t n = pread(fd, p, len < UNIX_MAX_XFER ? len : UNIX_MAX_XFER, off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return F2_ESHORTIO;
+		p += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int write_all(int fd, uint64_t off, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pwrite(fd, p, len < UNIX_MAX_XFER ? len : UNIX_MAX_XFER, off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return F2_ESHORTIO;
+		p += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Common checks of every modifying call. */
+static int check_write(struct f2_io *io, uint64_t off, uint64_t len)
+{
+	if (!f2_io_in_range(io, off, len))
+		return F2_ERANGE;
+	if (!priv_of(io)->writable)
+		return -EBADF;
+	return 0;
+}
+
+static int unix_write(struct f2_io *io, uint64_t off, const void *buf, size_t len)
+{
+	int ret = check_write(io, off, len);
+
+	return ret ? ret : write_all(priv_of(io)->fd, off, buf, len);
+}
+
+static int unix_flush(struct f2_io *io)
+{
+	return fsync(priv_of(io)->fd) ? -errno : 0;
+}
+
+/* The last fallback: write zeroes in F2_IO_ZERO_CHUNK pieces. */
+static int write_zeroes(int fd, uint64_t off, uint64_t len)
+{
+	/* Aligned, so the fallback also works for F2_IO_DIRECT. */
+	void *zero = aligned_alloc(4096, F2_IO_ZERO_CHUNK);
+	int ret = 0;
+
+	if (!zero)
+		return -ENOMEM;
+	memset(zero, 0, F2_IO_ZERO_CHUNK);
+	while (len && !ret) {
+		size_t n = len < F2_IO_ZERO_CHUNK ? len : F2_IO_ZERO_CHUNK;
+
+		ret = write_all(fd, off, zero, n);
+		off += n;
+		len -= n;
+	}
+	free(zero);
+	return ret;
+}
+
+/* fallocate(), retrying EINTR; 0 or -errno. */
+static int do_fallocate(int fd, int mode, uint64_t off, uint64_t len)
+{
+	while (fallocate(fd, mode, off, len)) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+static bool unsupported(int err)
+{
+	return err == -EOPNOTSUPP || err == -ENOSYS || err == -ENOTTY;
+}
+
+/* BLKDISCARD/BLKZEROOUT on a sector-aligned range: 0 or -errno. */
+static int blk_ioctl(int fd, unsigned long req, uint64_t off, uint64_t len)
+{
+	uint64_t range[2] = { off, len };
+
+	while (ioctl(fd, req, range)) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+static int unix_discard(struct f2_io *io, uint64_t off, uint64_t len)
+{
+	struct unix_priv *u = priv_of(io);
+	int ret = check_write(io, off, len);
+
+	if (ret || !len)
+		return ret;
+	if (u->blkdev) {
+		/* Shrink to whole sectors: discard is only a hint. */
+		uint64_t s = u->sector, end = (off + len) / s * s;
+
+		off = (off + s - 1) / s * s;
+		if (end <= off)
+			return 0;
+		ret = blk_ioctl(u->fd, BLKDISCARD, off, end - off);
+	} else {
+		ret = do_fallocate(u->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, len);
+	}
+	return unsupported(ret) ? 0 : ret;
+}
+
+static int unix_zero(struct f2_io *io, uint64_t off, uint64_t len)
+{
+	struct unix_priv *u = priv_of(io);
+	int ret = check_write(io, off, len);
+
+	if (ret || !len)
+		return ret;
+	if (u->blkdev) {
+		if (off % u->sector == 0 && len % u->sector == 0 &&
+		    blk_ioctl(u->fd, BLKZEROOUT, off, len) == 0)
+			return 0;
+	} else {
+		/* A hole reads back as zeroes and frees the blocks. */
+		ret = do_fallocate(u->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, len);
+		if (!unsupported(ret))
+			return ret;
+		ret = do_fallocate(u->fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE, off, len);
+		if (!unsupported(ret))
+			return ret;
+	}
+	return write_zeroes(u->fd, off, len);
+}
+
+static void unix_close(struct f2_io *io)
+{
+	struct unix_priv *u = priv_of(io);
+
+	close(u->fd);
+	free(u);
+}
+
+static const struct f2_io_ops unix_ops = {
+	.name = "unix",
+	.read = unix_read,
+	.write = unix_write,
+	.flush = unix_flush,
+	.discard = unix_discard,
+	.zero = unix_zero,
+	.close = unix_close,
+};
+
+/* Size and sector size of the open fd; F2_EUNSUPP for other file types. */
+static int probe(int fd, struct unix_priv *u, uint64_t *size)
+{
+	struct stat st;
+	int sector;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (S_ISREG(st.st_mode)) {
+		*size = st.st_size;
+		return 0;
+	}
+	if (!S_ISBLK(st.st_mode))
+		return F2_EUNSUPP;
+	u->blkdev = true;
+	if (ioctl(fd, BLKGETSIZE64, size))
+		return -errno;
+	if (ioctl(fd, BLKSSZGET, &sector) || sector <= 0)
+		sector = 512;
+	u->sector = sector;
+	return 0;
+}
+
+int f2_io_open_unix(const char *path, int flags, struct f2_io **out)
+{
+	int oflags = O_CLOEXEC | (flags & F2_IO_RDWR ? O_RDWR : O_RDONLY);
+	struct unix_priv *u;
+	struct f2_io *io;
+	struct stat st;
+	uint64_t size = 0;
+	int ret;
+
+	*out = NULL;
+	if (flags & ~(F2_IO_RDWR | F2_IO_EXCL | F2_IO_DIRECT))
+		return F2_EBADOPT;
+	if (flags & F2_IO_DIRECT)
+		oflags |= O_DIRECT;
+	/* O_EXCL without O_CREAT means "not in use" for block devices only. */
+	if ((flags & F2_IO_EXCL) && stat(path, &st) == 0 && S_ISBLK(st.st_mode))
+		oflags |= O_EXCL;
+
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return -ENOMEM;
+	u->writable = flags & F2_IO_RDWR;
+	u->fd = open(path, oflags);
+	if (u->fd < 0) {
+		ret = -errno;
+		free(u);
+		return ret;
+	}
+	ret = probe(u->fd, u, &size);
+	if (ret)
+		goto fail;
+	io = f2_io_alloc(&unix_ops, size, path, NULL);
+	if (!io) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	io->priv = u;
+	*out = io;
+	return 0;
+fail:
+	close(u->fd);
+	free(u);
+	return ret;
+}

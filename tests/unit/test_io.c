@@ -1,0 +1,605 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_io.c - unit tests of the I/O layer: bounds of every backend, the unix
+ * backend on a temporary file (zero frees blocks, end-of-file inside the
+ * device is F2_ESHORTIO), fault injection, and the write log (every prefix
+ * and torn write replays to the right state; damaged logs are errors).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <signal.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include "f2/errors.h"
+#include "f2/format.h"
+#include "f2/io.h"
+#include "unit.h"
+
+#define DEV	65536u		/* size of the small test devices */
+
+/* path = dir/name, in a buffer of PATH_MAX. */
+static void tmp_path(char *path, const char *dir, const char *name)
+{
+	snprintf(path, PATH_MAX, "%s/%s", dir, name);
+}
+
+static bool all_bytes(const uint8_t *p, size_t len, uint8_t v)
+{
+	for (size_t i = 0; i < len; i++)
+		if (p[i] != v)
+			return false;
+	return true;
+}
+
+/* A mem device holding a copy of img. */
+static struct f2_io *mem_copy(const uint8_t *img, uint64_t size)
+{
+	struct f2_io *io;
+
+	if (f2_io_open_mem(size, &io))
+		return NULL;
+	if (f2_io_write(io, 0, img, size)) {
+		f2_io_close(io);
+		return NULL;
+	}
+	return io;
+}
+
+static void test_mem(void)
+{
+	uint8_t buf[F2_BLKSIZE], back[F2_BLKSIZE];
+	struct f2_io *io;
+
+	CHECK_EQ(f2_io_open_mem(DEV, &io), 0);
+	CHECK_EQ(io->size, DEV);
+	CHECK_EQ(f2_io_read(io, 0, back, sizeof(back)), 0);
+	CHECK(all_bytes(back, sizeof(back), 0));
+
+	memset(buf, 0x5a, sizeof(buf));
+	CHECK_EQ(f2_io_write_block(io, 15, buf), 0);
+	CHECK_EQ(f2_io_read(io, 15 * F2_BLKSIZE, back, sizeof(back)), 0);
+	CHECK(!memcmp(buf, back, sizeof(buf)));
+	CHECK_EQ(f2_io_read_block(io, 16, back), F2_ERANGE);
+	CHECK_EQ(f2_io_write_block(io, 16, buf), F2_ERANGE);
+	CHECK_EQ(f2_io_read_block(io, UINT64_MAX / 2, back), F2_ERANGE);
+
+	/* Edges: empty at the end is fine, one byte past is not, nor a wrap. */
+	CHECK_EQ(f2_io_read(io, DEV, back, 0), 0);
+	CHECK_EQ(f2_io_read(io, DEV - 1, back, 2), F2_ERANGE);
+	CHECK_EQ(f2_io_read(io, DEV + 1, back, 0), F2_ERANGE);
+	CHECK_EQ(f2_io_write(io, UINT64_MAX - 1, buf, 4), F2_ERANGE);
+	CHECK_EQ(f2_io_zero(io, 4096, UINT64_MAX), F2_ERANGE);
+	CHECK_EQ(f2_io_discard(io, DEV, 1), F2_ERANGE);
+	CHECK_EQ(f2_io_zero(io, 1, DEV), F2_ERANGE);
+
+	CHECK_EQ(f2_io_zero(io, 15 * F2_BLKSIZE + 10, 20), 0);
+	CHECK_EQ(f2_io_read_block(io, 15, back), 0);
+	CHECK(all_bytes(back, 10, 0x5a));
+	CHECK(all_bytes(back + 10, 20, 0));
+	CHECK(all_bytes(back + 30, sizeof(back) - 30, 0x5a));
+	CHECK_EQ(f2_io_discard(io, 15 * F2_BLKSIZE, F2_BLKSIZE), 0);
+	CHECK_EQ(f2_io_flush(io), 0);
+	f2_io_close(io);
+	f2_io_close(NULL);
+
+	CHECK_EQ(f2_io_open_mem(0, &io), 0);
+	CHECK_EQ(f2_io_read(io, 0, back, 1), F2_ERANGE);
+	f2_io_close(io);
+}
+
+static int64_t blocks_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (int64_t)st.st_blocks;
+}
+
+static int64_t size_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (int64_t)st.st_size;
+}
+
+/* Whether the temporary directory's file system can punch holes. */
+static bool can_punch(const char *dir)
+{
+	char path[PATH_MAX];
+	bool ok;
+	int fd;
+
+	tmp_path(path, dir, "punch-probe");
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return false;
+	ok = ftruncate(fd, 8192) == 0 &&
+	     fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, 4096) == 0;
+	close(fd);
+	unlink(path);
+	return ok;
+}
+
+static void test_unix(const char *dir)
+{
+	const size_t fsize = 1 << 20;
+	char path[PATH_MAX];
+	uint8_t *buf = malloc(fsize);
+	struct f2_io *io, *ro;
+	int64_t before;
+	int fd;
+
+	tmp_path(path, dir, "unix.img");
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0);
+	CHECK_EQ(ftruncate(fd, fsize), 0);
+	close(fd);
+
+	CHECK_EQ(f2_io_open_unix(path, F2_IO_RDWR, &io), 0);
+	CHECK_EQ(io->size, fsize);
+	CHECK(!strcmp(io->name, path));
+	memset(buf, 0xab, fsize);
+	CHECK_EQ(f2_io_write(io, 0, buf, fsize), 0);
+	CHECK_EQ(f2_io_flush(io), 0);
+	memset(buf, 0, fsize);
+	CHECK_EQ(f2_io_read(io, 0, buf, fsize), 0);
+	CHECK(all_bytes(buf, fsize, 0xab));
+
+	/* Zero reads back as zeroes, frees blocks and keeps the size. */
+	before = blocks_of(path);
+	CHECK_EQ(f2_io_zero(io, fsize / 4, fsize / 2), 0);
+	CHECK_EQ(f2_io_read(io, 0, buf, fsize), 0);
+	CHECK(all_bytes(buf, fsize / 4, 0xab));
+	CHECK(all_bytes(buf + fsize / 4, fsize / 2, 0));
+	CHECK(all_bytes(buf + 3 * fsize / 4, fsize / 4, 0xab));
+	if (can_punch(dir))
+		CHECK(blocks_of(path) <= before - (int64_t)(fsize / 2 / 512));
+	else
+		fprintf(stderr, "note: %s cannot punch holes; block check skipped\n", dir);
+	CHECK_EQ(size_of(path), fsize);
+	/* Unaligned zero leaves neighbours alone. */
+	CHECK_EQ(f2_io_zero(io, 100, 3), 0);
+	CHECK_EQ(f2_io_read(io, 96, buf, 10), 0);
+	CHECK(all_bytes(buf, 4, 0xab) && all_bytes(buf + 4, 3, 0) && all_bytes(buf + 7, 3, 0xab));
+	CHECK_EQ(f2_io_discard(io, 0, 8192), 0);
+
+	/* Nothing reaches past the size, so the file never grows. */
+	CHECK_EQ(f2_io_write(io, fsize - 1, buf, 2), F2_ERANGE);
+	CHECK_EQ(f2_io_zero(io, fsize, 4096), F2_ERANGE);
+	CHECK_EQ(f2_io_discard(io, fsize - 4096, 8192), F2_ERANGE);
+	CHECK_EQ(f2_io_read(io, UINT64_MAX, buf, 1), F2_ERANGE);
+	CHECK_EQ(size_of(path), fsize);
+
+	/* A file that shrank under us ends inside the device. */
+	CHECK_EQ(truncate(path, fsize / 2), 0);
+	CHECK_EQ(f2_io_read(io, fsize / 2, buf, 1), F2_ESHORTIO);
+	CHECK_EQ(f2_io_read(io, fsize / 2 - 10, buf, 20), F2_ESHORTIO);
+	CHECK_EQ(f2_io_read(io, 0, buf, fsize / 2), 0);
+	f2_io_close(io);
+
+	/* Read-only handles refuse every modification. */
+	CHECK_EQ(f2_io_open_unix(path, F2_IO_RDONLY, &ro), 0);
+	CHECK_EQ(f2_io_write(ro, 0, buf, 1), -EBADF);
+	CHECK_EQ(f2_io_zero(ro, 0, 1), -EBADF);
+	CHECK_EQ(f2_io_discard(ro, 0, 1), -EBADF);
+	CHECK_EQ(f2_io_read(ro, 0, buf, 1), 0);
+	f2_io_close(ro);
+
+	CHECK_EQ(f2_io_open_unix(path, 0x100, &io), F2_EBADOPT);
+	CHECK(io == NULL);
+	CHECK_EQ(f2_io_open_unix(dir, F2_IO_RDONLY, &io), F2_EUNSUPP);
+	tmp_path(path, dir, "does-not-exist");
+	CHECK_EQ(f2_io_open_unix(path, F2_IO_RDONLY, &io), -ENOENT);
+	tmp_path(path, dir, "unix.img");
+	unlink(path);
+	free(buf);
+}
+
+static void test_fault(void)
+{
+	static const char *const bad[] = {
+		"", "write", "write:", "write:0", "write:abc", "write:-1", "write:+1",
+		"write: 1", "write:1x", "write:3:twice", "write:3:", "read:1:once:",
+		"erase:1", "WRITE:1", "write:99999999999999999999999",
+	};
+	uint8_t buf[64] = { 1 }, back[64];
+	struct f2_io *mem, *io;
+
+	/* Persistent: the 3rd modifying call and every later one fail. */
+	CHECK_EQ(f2_io_open_mem(DEV, &mem), 0);
+	CHECK_EQ(f2_io_open_fault(mem, "write:3", &io), 0);
+	CHECK_EQ(io->size, DEV);
+	CHECK_EQ(f2_io_write(io, 0, buf, 1), 0);
+	CHECK_EQ(f2_io_flush(io), 0);
+	CHECK_EQ(f2_io_zero(io, 0, 1), 0);
+	CHECK_EQ(f2_io_write(io, 1, buf, 1), F2_EINJECTED);
+	CHECK_EQ(f2_io_write(io, 2, buf, 1), F2_EINJECTED);
+	CHECK_EQ(f2_io_discard(io, 0, 1), F2_EINJECTED);
+	CHECK_EQ(f2_io_flush(io), F2_EINJECTED);
+	CHECK_EQ(f2_io_read(io, 0, back, 3), 0);
+	CHECK(all_bytes(back, 3, 0));	/* nothing failed reached mem */
+	f2_io_close(io);
+
+	/* Once: only the 2nd write fails. */
+	CHECK_EQ(f2_io_open_mem(DEV, &mem), 0);
+	CHECK_EQ(f2_io_open_fault(mem, "write:2:once", &io), 0);
+	CHECK_EQ(f2_io_write(io, 0, buf, 1), 0);
+	CHECK_EQ(f2_io_write(io, 1, buf, 1), F2_EINJECTED);
+	CHECK_EQ(f2_io_write(io, 2, buf, 1), 0);
+	CHECK_EQ(f2_io_flush(io), 0);
+	CHECK_EQ(f2_io_read(io, 0, back, 3), 0);
+	CHECK(back[0] == 1 && back[1] == 0 && back[2] == 1);
+	f2_io_close(io);
+
+	/* Reads count separately from writes. */
+	CHECK_EQ(f2_io_open_mem(DEV, &mem), 0);
+	CHECK_EQ(f2_io_open_fault(mem, "read:2", &io), 0);
+	CHECK_EQ(f2_io_read(io, 0, back, 1), 0);
+	CHECK_EQ(f2_io_write(io, 0, buf, 1), 0);
+	CHECK_EQ(f2_io_read(io, 0, back, 1), F2_EINJECTED);
+	CHECK_EQ(f2_io_read(io, 0, back, 1), F2_EINJECTED);
+	CHECK_EQ(f2_io_write(io, 0, buf, 1), 0);
+	CHECK_EQ(f2_io_flush(io), 0);
+	f2_io_close(io);
+
+	CHECK_EQ(f2_io_open_mem(DEV, &mem), 0);
+	CHECK_EQ(f2_io_open_fault(mem, "read:1:once", &io), 0);
+	CHECK_EQ(f2_io_read(io, 0, back, 1), F2_EINJECTED);
+	CHECK_EQ(f2_io_read(io, 0, back, 1), 0);
+	f2_io_close(io);
+
+	/* A bad spec fails and leaves lower with the caller. */
+	CHECK_EQ(f2_io_open_mem(DEV, &mem), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int ret = f2_io_open_fault(mem, bad[i], &io);
+
+		if (ret != F2_EBADOPT)
+			fprintf(stderr, "spec '%s' gave %d\n", bad[i], ret);
+		CHECK(ret == F2_EBADOPT && io == NULL);
+	}
+	CHECK_EQ(f2_io_write(mem, 0, buf, 1), 0);
+	f2_io_close(mem);
+}
+
+/* ---- write log -------------------------------------------------------- */
+
+struct op {
+	enum f2_log_op op;
+	uint64_t off, len;
+	uint8_t seed;
+};
+
+static const struct op ops[] = {
+	{ F2_LOG_WRITE, 0, 4096, 0x11 },
+	{ F2_LOG_WRITE, 3 * 4096, 8192, 0x22 },
+	{ F2_LOG_FLUSH, 0, 0, 0 },
+	{ F2_LOG_WRITE, 100, 33, 0x33 },
+	{ F2_LOG_ZERO, 3 * 4096, 4096, 0 },
+	{ F2_LOG_WRITE, DEV - 5536, 5536, 0x44 },
+	{ F2_LOG_FLUSH, 0, 0, 0 },
+	{ F2_LOG_DISCARD, 0, 4096, 0 },
+	{ F2_LOG_WRITE, 0, 1, 0x55 },
+	{ F2_LOG_WRITE, 20000, 0, 0x66 },
+	{ F2_LOG_WRITE, 8192, 4096, 0x77 },
+	{ F2_LOG_ZERO, DEV - 1, 1, 0 },
+	{ F2_LOG_FLUSH, 0, 0, 0 },
+};
+#define NOPS	(sizeof(ops) / sizeof(ops[0]))
+
+static void op_data(const struct op *op, uint8_t *buf)
+{
+	for (uint64_t i = 0; i < op->len; i++)
+		buf[i] = (uint8_t)(op->seed + i * 7);
+}
+
+static int do_op(struct f2_io *io, const struct op *op, uint8_t *buf)
+{
+	switch (op->op) {
+	case F2_LOG_WRITE:
+		op_data(op, buf);
+		return f2_io_write(io, op->off, buf, op->len);
+	case F2_LOG_FLUSH:
+		return f2_io_flush(io);
+	case F2_LOG_DISCARD:
+		return f2_io_discard(io, op->off, op->len);
+	case F2_LOG_ZERO:
+		return f2_io_zero(io, op->off, op->len);
+	}
+	return -EINVAL;
+}
+
+/* True if io holds exactly img. */
+static bool same(struct f2_io *io, const uint8_t *img)
+{
+	uint8_t *buf = malloc(io->size);
+	bool ok = buf && f2_io_read(io, 0, buf, io->size) == 0 && !memcmp(buf, img, io->size);
+
+	free(buf);
+	return ok;
+}
+
+/* Records ops onto a patterned base; snap[n] is the state after n ops. */
+static void record_ops(const char *log, uint8_t *base, uint8_t (*snap)[DEV])
+{
+	uint8_t buf[DEV];
+	struct f2_io *mem, *io;
+
+	for (size_t i = 0; i < DEV; i++)
+		base[i] = (uint8_t)(i * 13 + 1);
+	mem = mem_copy(base, DEV);
+	CHECK(mem != NULL);
+	CHECK_EQ(f2_io_open_record(mem, log, &io), 0);
+	CHECK_EQ(io->size, DEV);
+	memcpy(snap[0], base, DEV);
+	for (size_t n = 0; n < NOPS; n++) {
+		CHECK_EQ(do_op(io, &ops[n], buf), 0);
+		CHECK_EQ(f2_io_read(io, 0, snap[n + 1], DEV), 0);
+	}
+	/* Failed calls are not logged. */
+	CHECK_EQ(f2_io_write(io, DEV, buf, 1), F2_ERANGE);
+	CHECK_EQ(f2_io_zero(io, 1, DEV), F2_ERANGE);
+	f2_io_close(io);
+}
+
+static void test_replay(const char *log, const uint8_t *base, uint8_t (*snap)[DEV])
+{
+	uint8_t data[DEV], want[DEV];
+	struct f2_log_reader *lr;
+	struct f2_log_record rec;
+	struct f2_io *io;
+
+	CHECK_EQ(f2_log_count(log), NOPS);
+
+	/* The reader returns the ops back, in order. */
+	CHECK_EQ(f2_log_open(log, &lr), 0);
+	CHECK_EQ(f2_log_size(lr), DEV);
+	for (size_t n = 0; n < NOPS; n++) {
+		CHECK_EQ(f2_log_next(lr, &rec), 1);
+		CHECK_EQ(rec.op, ops[n].op);
+		CHECK_EQ(rec.off, ops[n].off);
+		CHECK_EQ(rec.len, ops[n].len);
+		if (rec.op == F2_LOG_WRITE) {
+			op_data(&ops[n], data);
+			CHECK(rec.data && !memcmp(rec.data, data, rec.len));
+		}
+	}
+	CHECK_EQ(f2_log_next(lr, &rec), 0);
+	CHECK_EQ(f2_log_next(lr, &rec), 0);
+	f2_log_close(lr);
+
+	/* Every prefix, and every prefix plus a torn next write. */
+	for (long n = 0; n <= (long)NOPS; n++) {
+		static const size_t torn[] = { 1, 7, 4095, 4096, 100000 };
+
+		io = mem_copy(base, DEV);
+		CHECK_EQ(f2_log_replay(log, io, n, 0), 0);
+		if (!same(io, snap[n]))
+			fprintf(stderr, "prefix %ld differs\n", n);
+		CHECK(same(io, snap[n]));
+		f2_io_close(io);
+		for (size_t t = 0; t < sizeof(torn) / sizeof(torn[0]); t++) {
+			const struct op *op = &ops[n];
+			size_t keep;
+
+			memcpy(want, snap[n], DEV);
+			if (n < (long)NOPS && op->op == F2_LOG_WRITE) {
+				keep = torn[t] < op->len ? torn[t] : op->len;
+				op_data(op, data);
+				memcpy(want + op->off, data, keep);
+			}
+			io = mem_copy(base, DEV);
+			CHECK_EQ(f2_log_replay(log, io, n, torn[t]), 0);
+			CHECK(same(io, want));
+			f2_io_close(io);
+		}
+	}
+
+	io = mem_copy(base, DEV);
+	CHECK_EQ(f2_log_replay(log, io, -1, 0), 0);
+	CHECK(same(io, snap[NOPS]));
+	CHECK_EQ(f2_log_replay(log, io, NOPS + 1, 0), F2_ERANGE);
+	f2_io_close(io);
+
+	/* A device too small for the log fails instead of clipping. */
+	CHECK_EQ(f2_io_open_mem(DEV / 2, &io), 0);
+	CHECK_EQ(f2_log_replay(log, io, -1, 0), F2_ERANGE);
+	f2_io_close(io);
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = malloc(1 << 20);
+
+	*len = f && buf ? fread(buf, 1, 1 << 20, f) : 0;
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+/*
+ * Cutting the log anywhere loses only the records past the cut; any flipped
+ * byte is F2_EBADLOG.  The copy is damaged in place: rewriting whole files
+ * this often is slow on ext4.
+ */
+static void test_damaged_log(const char *dir, const char *log)
+{
+	char path[PATH_MAX];
+	size_t len, ends[NOPS], pos = 24;
+	uint8_t *buf = slurp(log, &len), *img = calloc(1, DEV), b;
+	struct f2_io *io;
+	long want = NOPS;
+	int fd;
+
+	for (size_t n = 0; n < NOPS; n++) {
+		pos += 24 + (ops[n].op == F2_LOG_WRITE ? ops[n].len + 4 : 0);
+		ends[n] = pos;
+	}
+	CHECK_EQ(pos, len);
+	tmp_path(path, dir, "damaged.log");
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0 && pwrite(fd, buf, len, 0) == (ssize_t)len);
+
+	for (size_t i = 0; i < len; i++) {
+		b = buf[i] ^ 0xff;
+		CHECK_EQ(pwrite(fd, &b, 1, i), 1);
+		if (f2_log_count(path) != F2_EBADLOG)
+			fprintf(stderr, "flip at %zu not caught\n", i);
+		CHECK_EQ(f2_log_count(path), F2_EBADLOG);
+		/* Replay stops with the error, never crashes. */
+		if (i % 97 == 0) {
+			io = mem_copy(img, DEV);
+			CHECK_EQ(f2_log_replay(path, io, -1, 0), F2_EBADLOG);
+			f2_io_close(io);
+		}
+		CHECK_EQ(pwrite(fd, buf + i, 1, i), 1);
+	}
+	for (size_t cut = len + 1; cut-- > 0;) {
+		CHECK_EQ(ftruncate(fd, cut), 0);
+		while (want > 0 && ends[want - 1] > cut)
+			want--;
+		CHECK_EQ(f2_log_count(path), cut < 24 ? F2_EBADLOG : want);
+	}
+	close(fd);
+	unlink(path);
+
+	tmp_path(path, dir, "not-a-log");
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0 && write(fd, "F2IOLOG2 and some more bytes here", 32) == 32);
+	close(fd);
+	CHECK_EQ(f2_log_count(path), F2_EBADLOG);
+	unlink(path);
+	CHECK_EQ(f2_log_count(path), -ENOENT);
+	free(img);
+	free(buf);
+}
+
+/*
+ * A log that cannot be written: opening fails and leaves lower with the
+ * caller; a failed append fails that call and every later modifying one.
+ */
+static void test_record_failure(const char *dir)
+{
+	char log[PATH_MAX];
+	struct rlimit old, lim;
+	uint8_t buf[100] = { 3 };
+	struct f2_io *mem, *io;
+
+	CHECK_EQ(f2_io_open_mem(DEV, &mem), 0);
+	if (access("/dev/full", W_OK) == 0) {
+		CHECK_EQ(f2_io_open_record(mem, "/dev/full", &io), -ENOSPC);
+		CHECK(io == NULL);
+	}
+	CHECK(f2_io_open_record(mem, dir, &io) < 0);	/* a directory */
+	CHECK_EQ(f2_io_write(mem, 0, buf, 1), 0);	/* still the caller's */
+
+	/* Let the log grow to 200 bytes: room for one 100-byte write. */
+	tmp_path(log, dir, "full.log");
+	CHECK_EQ(f2_io_open_record(mem, log, &io), 0);
+	CHECK_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 200;
+	signal(SIGXFSZ, SIG_IGN);
+	CHECK_EQ(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	CHECK_EQ(f2_io_write(io, 0, buf, sizeof(buf)), 0);
+	CHECK_EQ(f2_io_write(io, 100, buf, sizeof(buf)), -EFBIG);
+	CHECK_EQ(f2_io_flush(io), -EFBIG);
+	CHECK_EQ(f2_io_zero(io, 0, 1), -EFBIG);
+	CHECK_EQ(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	CHECK_EQ(f2_io_read(io, 0, buf, 1), 0);
+	CHECK_EQ(buf[0], 3);	/* the zero never reached mem */
+	f2_io_close(io);
+	CHECK_EQ(f2_log_count(log), 1);	/* the torn second record is the end */
+	unlink(log);
+}
+
+static void test_open_env(const char *dir)
+{
+	char img[PATH_MAX], log[PATH_MAX];
+	uint8_t buf[F2_BLKSIZE] = { 9 };
+	struct f2_io *io;
+	int fd;
+
+	tmp_path(img, dir, "env.img");
+	tmp_path(log, dir, "env.log");
+	fd = open(img, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0 && ftruncate(fd, DEV) == 0);
+	close(fd);
+
+	unsetenv("F2_IO_FAULT");
+	setenv("F2_IO_RECORD", log, 1);
+	CHECK_EQ(f2_io_open(img, F2_IO_RDWR, &io), 0);
+	CHECK(!strcmp(io->name, img));
+	CHECK_EQ(f2_io_write_block(io, 1, buf), 0);
+	CHECK_EQ(f2_io_flush(io), 0);
+	f2_io_close(io);
+	CHECK_EQ(f2_log_count(log), 2);
+
+	/* Read-only opens leave the log alone. */
+	CHECK_EQ(f2_io_open(img, F2_IO_RDONLY, &io), 0);
+	CHECK_EQ(f2_io_read_block(io, 1, buf), 0);
+	CHECK_EQ(buf[0], 9);
+	f2_io_close(io);
+	CHECK_EQ(f2_log_count(log), 2);
+
+	/* Fault sits above the recorder: the failed write is not logged. */
+	setenv("F2_IO_FAULT", "write:2", 1);
+	CHECK_EQ(f2_io_open(img, F2_IO_RDWR, &io), 0);
+	CHECK_EQ(f2_io_write_block(io, 2, buf), 0);
+	CHECK_EQ(f2_io_write_block(io, 3, buf), F2_EINJECTED);
+	CHECK_EQ(f2_io_flush(io), F2_EINJECTED);
+	f2_io_close(io);
+	CHECK_EQ(f2_log_count(log), 1);
+
+	setenv("F2_IO_FAULT", "write:two", 1);
+	CHECK_EQ(f2_io_open(img, F2_IO_RDWR, &io), F2_EBADOPT);
+	CHECK(io == NULL);
+
+	/* Empty means unset. */
+	setenv("F2_IO_FAULT", "", 1);
+	setenv("F2_IO_RECORD", "", 1);
+	CHECK_EQ(f2_io_open(img, F2_IO_RDWR, &io), 0);
+	CHECK(!strcmp(io->ops->name, "unix"));
+	f2_io_close(io);
+	unsetenv("F2_IO_FAULT");
+	unsetenv("F2_IO_RECORD");
+	CHECK_EQ(f2_io_open(img, F2_IO_RDWR | F2_IO_EXCL, &io), 0);
+	CHECK(io->lower == NULL);
+	f2_io_close(io);
+	unlink(img);
+	unlink(log);
+}
+
+int main(void)
+{
+	const char *base = getenv("TMPDIR");
+	char dir[PATH_MAX], log[PATH_MAX];
+	uint8_t *img = malloc(DEV);
+	uint8_t (*snap)[DEV] = malloc((NOPS + 1) * sizeof(*snap));
+
+	snprintf(dir, sizeof(dir), "%s/test_io.XXXXXX", base && *base ? base : "/tmp");
+	if (!mkdtemp(dir) || !img || !snap) {
+		perror("test_io: setup");
+		return 1;
+	}
+	test_mem();
+	test_unix(dir);
+	test_fault();
+	tmp_path(log, dir, "ops.log");
+	record_ops(log, img, snap);
+	test_replay(log, img, snap);
+	test_damaged_log(dir, log);
+	unlink(log);
+	test_record_failure(dir);
+	test_open_env(dir);
+	rmdir(dir);
+	free(img);
+	free(snap);
+	UNIT_DONE();
+}
