@@ -244,7 +244,15 @@ static int cp_block_ok(const uint8_t *blk, uint64_t *ver)
 	if (off < F2_CP_MIN_CHKSUM_OFFSET || off > F2_CP_CHKSUM_OFFSET)
 		return 0;
 	memcpy(&stored, blk + off, sizeof(stored));
-	if (sb_crc32(F2_SUPER_MAGIC, blk, off) != f2_le32(stored))
+	/*
+	 * The crc covers the bytes before checksum_offset and, when the field
+	 * sits early (CP_LARGE_NAT_BITMAP puts it at 192), also the bytes
+	 * after it to the end of the block.
+	 */
+	uint32_t crc = sb_crc32(F2_SUPER_MAGIC, blk, off);
+	if (off < F2_CP_CHKSUM_OFFSET)
+		crc = sb_crc32(crc, blk + off + 4, F2_BLKSIZE - off - 4);
+	if (crc != f2_le32(stored))
 		return 0;
 	*ver = f2_le64(cp->checkpoint_ver);
 	return 1;

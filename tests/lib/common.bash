@@ -1,0 +1,235 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/lib/common.bash - helpers shared by every bats suite.
+#
+# Load with:   load ../lib/common
+#
+# Paths (override any of them from the environment):
+#   F2_TOP        source top directory (found from this file's location)
+#   F2_BUILD      build top directory (default: F2_TOP, the in-tree build)
+#   MKFS          mkfs under test: $MKFS_UNDER_TEST, else $F2_BUILD/mkfs/mkfs.f2fs
+#   FSCK DUMP     our fsck.f2fs and dump.f2fs in the build tree
+#   F2SB          tests/tools/f2sb, the superblock/checkpoint printer
+#   REF_MKFS      reference mkfs.f2fs (f2fs-tools 1.15): /sbin/mkfs.f2fs
+#   REF_FSCK      reference fsck.f2fs: /sbin/fsck.f2fs
+#
+# Helpers (each fails the test with the evidence printed when it fails):
+#   require_prog PATH...            fail unless each PATH is executable
+#   is_crash STATUS                 true if STATUS means killed by a signal
+#   make_image PATH SIZE            sparse file of SIZE (truncate -s syntax)
+#   allocated_bytes PATH            bytes actually allocated (st_blocks * 512)
+#   run_mkfs PROG ARGS...           run PROG ARGS with stdin closed, fail on error
+#   ref_fsck_clean IMG              reference fsck --dry-run finds IMG clean
+#   sb_fields IMG [--cp]            superblock (and checkpoint) as name=value
+#   compare_geometry OURS REF       fail listing differing geometry fields
+#   compare_cp OURS REF [FIELD...]  fail listing differing checkpoint fields
+#                                   (default: user_block_count,
+#                                   rsvd_segment_count, overprov_segment_count)
+#   compare_field_files A B IGNORE_ERE   the comparison engine behind both
+
+F2_TOP=${F2_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+F2_BUILD=${F2_BUILD:-$F2_TOP}
+MKFS=${MKFS_UNDER_TEST:-$F2_BUILD/mkfs/mkfs.f2fs}
+FSCK=${FSCK:-$F2_BUILD/fsck/fsck.f2fs}
+DUMP=${DUMP:-$F2_BUILD/dump/dump.f2fs}
+F2SB=${F2SB:-$F2_BUILD/tests/tools/f2sb}
+REF_MKFS=${REF_MKFS:-/sbin/mkfs.f2fs}
+REF_FSCK=${REF_FSCK:-/sbin/fsck.f2fs}
+export F2_TOP F2_BUILD MKFS FSCK DUMP F2SB REF_MKFS REF_FSCK
+
+# Scratch space: per-test under bats, else a private directory.
+f2_tmp() {
+	if [ -n "${BATS_TEST_TMPDIR:-}" ]; then
+		echo "$BATS_TEST_TMPDIR"
+	else
+		: "${F2_TMP:=$(mktemp -d)}"
+		echo "$F2_TMP"
+	fi
+}
+
+require_prog() {
+	local p
+	for p in "$@"; do
+		if [ ! -x "$p" ]; then
+			echo "required program not built or not installed: $p" >&2
+			return 1
+		fi
+	done
+}
+
+# Shells report death by signal N as 128+N; exit(-1) shows as 255, which is
+# an (unidiomatic) error exit, not a crash.
+is_crash() {
+	[ "$1" -gt 128 ] && [ "$1" -le 192 ]
+}
+
+make_image() {
+	local path=$1 size=$2
+	rm -f "$path" && truncate -s "$size" "$path"
+}
+
+allocated_bytes() {
+	echo $(( $(stat -c %b "$1") * $(stat -c %B "$1") ))
+}
+
+# run_mkfs PROG ARGS...: stdin is closed so nothing can wait for an answer.
+# Output goes to $F2_MKFS_LOG (shown when it fails).
+run_mkfs() {
+	local prog=$1; shift
+	F2_MKFS_LOG=$(f2_tmp)/mkfs.$$.$RANDOM.log
+	if ! "$prog" "$@" </dev/null >"$F2_MKFS_LOG" 2>&1; then
+		echo "FAILED: $prog $*" >&2
+		cat "$F2_MKFS_LOG" >&2
+		return 1
+	fi
+}
+
+# The verdict on reference fsck output.  f2fs-tools 1.15 --dry-run on a
+# clean image exits 0 and every [FSCK] line says [Ok..].  On damage it
+# prints [Fail] or [ASSERT] lines and usually exits non-zero, but not
+# always: with a zeroed primary superblock it falls back to the backup, says
+# "Magic Mismatch" / "Can't find a valid F2FS superblock" and still exits 0
+# with all [Ok..].  When it wants to ask a question (restore lost files)
+# with no tty it asserts and exits 255.  So judge by status AND text.
+f2_ref_fsck_verdict() {
+	local out=$1 status=$2
+	[ "$status" -eq 0 ] || return 1
+	grep -q '^\[FSCK\] other corrupted bugs .*\[Ok\.\.\]' "$out" || return 1
+	# every line but the benign "other corrupted bugs [Ok..]" and the
+	# quoted kernel version strings must be free of trouble words
+	if grep -v -e 'other corrupted bugs' -e '^ *"' -e '^ *from "' -e '^ *to "' "$out" |
+	   grep -Eiq '\[Fail\]|\[ASSERT\]|magic mismatch|can.t find a valid|invalid|error|wrong|mismatch|\[FIX|not valid|corrupt'; then
+		return 1
+	fi
+	return 0
+}
+
+# ref_fsck_clean IMG: the reference fsck.f2fs --dry-run finds IMG clean.
+# Runs on a sparse copy so the image under test is never touched.  A
+# multi-device image (devs[0].path set) must be checked under the paths
+# recorded in its superblock, so there the originals are checked in place
+# and their modification times compared before and after, to prove it
+# (a byte compare of two sparse 1 TiB devices would read 2 TiB of holes).
+ref_fsck_clean() {
+	local img=$1 tmp dev0 target out status=0 d i
+	local -a devs=()
+	tmp=$(f2_tmp)/fsck.$$.$RANDOM
+	mkdir -p "$tmp"
+	out=$tmp/fsck.out
+	require_prog "$REF_FSCK" "$F2SB" || return 1
+	dev0=$("$F2SB" "$img" 2>/dev/null | sed -n 's/^devs\[0\]\.path=//p')
+	if [ -n "$dev0" ]; then
+		while IFS= read -r d; do
+			[ -n "$d" ] && devs+=("$d")
+		done < <("$F2SB" "$img" | sed -n 's/^devs\[[0-7]\]\.path=//p')
+		for i in "${!devs[@]}"; do
+			stat -c %y "${devs[$i]}" >"$tmp/pre.$i" || return 1
+		done
+		target=$dev0
+	else
+		target=$tmp/$(basename "$img")
+		cp --sparse=always "$img" "$target" || return 1
+	fi
+	"$REF_FSCK" --dry-run "$target" </dev/null >"$out" 2>&1 || status=$?
+	if ! f2_ref_fsck_verdict "$out" "$status"; then
+		echo "reference fsck does not find $img clean (exit $status):" >&2
+		cat "$out" >&2
+		return 1
+	fi
+	for i in "${!devs[@]}"; do
+		if [ "$(stat -c %y "${devs[$i]}")" != "$(cat "$tmp/pre.$i")" ]; then
+			echo "reference fsck --dry-run modified ${devs[$i]}" >&2
+			return 1
+		fi
+	done
+	rm -rf "$tmp"
+}
+
+# sb_fields IMG [--cp]
+sb_fields() {
+	require_prog "$F2SB" || return 1
+	"$F2SB" "$@"
+}
+
+# compare_field_files A B IGNORE_ERE: A and B hold name=value lines (A is
+# ours, B the reference).  Names matching IGNORE_ERE are skipped.  Prints
+# "name: ours=X ref=Y" for every difference and fails if there is one.
+compare_field_files() {
+	local a=$1 b=$2 ignore=$3
+	awk -v ignore="$ignore" '
+		function keep(n) { return ignore == "" || n !~ ignore }
+		{
+			i = index($0, "="); if (!i) next
+			n = substr($0, 1, i - 1); v = substr($0, i + 1)
+			if (!keep(n)) next
+			if (FILENAME == ARGV[1]) { A[n] = v; order[++na] = n }
+			else { B[n] = v; if (!(n in A)) extra[++nb] = n }
+		}
+		END {
+			bad = 0
+			for (k = 1; k <= na; k++) {
+				n = order[k]
+				if (!(n in B)) { printf "%s: ours=%s ref=(missing)\n", n, A[n]; bad++ }
+				else if (A[n] != B[n]) { printf "%s: ours=%s ref=%s\n", n, A[n], B[n]; bad++ }
+			}
+			for (k = 1; k <= nb; k++) {
+				printf "%s: ours=(missing) ref=%s\n", extra[k], B[extra[k]]; bad++
+			}
+			exit bad ? 1 : 0
+		}' "$a" "$b"
+}
+
+# Superblock fields that are not geometry: identity and provenance (uuid,
+# the tools' version, kernel version strings), the checksum (crc itself; its
+# validity, crc_valid, IS compared), and everything from the checkpoint.
+F2_SB_IGNORE='^(uuid|crc|version|init_version|major_ver|minor_ver)$|^cp\.'
+
+# Device paths are recorded as given; compare them relative to the image's
+# own directory so ours/main.img and ref/main.img compare equal.
+f2_sb_normalized() {
+	local img=$1 dir
+	dir=$(cd "$(dirname "$img")" && pwd)
+	"$F2SB" "$img" | awk -v dir="$dir/" '
+		/^devs\[[0-7]\]\.path=/ {
+			i = index($0, "="); v = substr($0, i + 1)
+			if (index(v, dir) == 1) v = "<imgdir>/" substr(v, length(dir) + 1)
+			print substr($0, 1, i) v; next
+		}
+		{ print }'
+}
+
+# compare_geometry OURS REF: every geometry field of OURS equals REF's.
+compare_geometry() {
+	local ours=$1 ref=$2 tmp
+	require_prog "$F2SB" || return 1
+	tmp=$(f2_tmp)/geom.$$.$RANDOM
+	f2_sb_normalized "$ours" >"$tmp.ours" || { echo "f2sb cannot read $ours" >&2; return 1; }
+	f2_sb_normalized "$ref" >"$tmp.ref" || { echo "f2sb cannot read $ref" >&2; return 1; }
+	if ! compare_field_files "$tmp.ours" "$tmp.ref" "$F2_SB_IGNORE" >"$tmp.diff"; then
+		echo "geometry differs between $ours (ours) and $ref (reference):" >&2
+		cat "$tmp.diff" >&2
+		return 1
+	fi
+	rm -f "$tmp".*
+}
+
+# compare_cp OURS REF [FIELD...]: checkpoint fields (names without "cp.")
+compare_cp() {
+	local ours=$1 ref=$2 tmp ere f
+	shift 2
+	[ $# -gt 0 ] || set -- user_block_count rsvd_segment_count overprov_segment_count
+	require_prog "$F2SB" || return 1
+	tmp=$(f2_tmp)/cp.$$.$RANDOM
+	"$F2SB" --cp "$ours" | grep '^cp\.' >"$tmp.ours" || { echo "f2sb --cp cannot read $ours" >&2; return 1; }
+	"$F2SB" --cp "$ref" | grep '^cp\.' >"$tmp.ref" || { echo "f2sb --cp cannot read $ref" >&2; return 1; }
+	ere=
+	for f in "$@"; do ere="$ere|$f"; done
+	# keep only the requested fields: ignore every name NOT in the list
+	awk -v want="^cp\\.(${ere#|})$" -F= '$1 ~ want' "$tmp.ours" >"$tmp.o2"
+	awk -v want="^cp\\.(${ere#|})$" -F= '$1 ~ want' "$tmp.ref" >"$tmp.r2"
+	if ! compare_field_files "$tmp.o2" "$tmp.r2" "" >"$tmp.diff"; then
+		echo "checkpoint differs between $ours (ours) and $ref (reference):" >&2
+		cat "$tmp.diff" >&2
+		return 1
+	fi
+	rm -f "$tmp".*
+}
