@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/run.sh - THE test command: install what the tests need, build the
+# tree, run every bats suite under tests/ with TAP output, and end with
+# exactly one line "N passed, N failed".
+#
+#   tests/run.sh            (from anywhere; run as root on Debian 12)
+#
+# Steps
+#   1. apt-get install the test dependencies that are missing (apt-get
+#      update only when something must be installed).  F2_NO_APT=1 skips.
+#   2. ./autogen.sh if there is no configure, ./configure if the tree is not
+#      configured (afterwards make's own rules rerun them when their inputs
+#      change), then make -k -j2.  A failed step counts as one failure; the
+#      suites still run, so whatever did build is still tested.
+#   3. bats --tap on every tests/**/*.bats (tests/lib/ holds helpers, not
+#      suites): tests/unit first, tests/kernel last, the rest in name order.
+#      A suite that dies before reporting all its planned tests has the
+#      missing ones counted as failures.
+#
+# Logs: tests/.cache/build.log and tests/.cache/tap.log (TAP of all suites).
+# Exit status: 0 only if nothing failed and at least one test ran.
+set -u
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$top" || exit 2
+cache=$top/tests/.cache
+mkdir -p "$cache"
+build_log=$cache/build.log
+tap_log=$cache/tap.log
+: >"$tap_log"
+
+passed=0 failed=0 skipped=0
+
+note() { printf '%s\n' "run.sh: $*"; }
+
+# ---- 1. dependencies ------------------------------------------------------
+# The brief's list, plus `mount` (losetup, for the read-only device test).
+deps=(build-essential autoconf automake libtool pkg-config uuid-dev
+      libblkid-dev libselinux1-dev bats f2fs-tools qemu-system-x86
+      busybox-static cpio e2fsprogs util-linux mount)
+
+install_deps() {
+	local p missing=()
+	for p in "${deps[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	note "installing missing packages: ${missing[*]}"
+	local sudo=
+	if [ "$(id -u)" -ne 0 ]; then
+		command -v sudo >/dev/null && sudo="sudo -n" || {
+			note "not root and no sudo: cannot install ${missing[*]}"
+			return 1
+		}
+	fi
+	$sudo apt-get update -qq &&
+		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+			--no-install-recommends "${missing[@]}"
+}
+
+if [ "${F2_NO_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null; then
+	if ! install_deps; then
+		note "FAILED: installing test dependencies"
+		failed=$((failed + 1))
+	fi
+fi
+
+# ---- 2. build ------------------------------------------------------------
+build_step() {
+	local what=$1; shift
+	if ! "$@" >>"$build_log" 2>&1; then
+		note "FAILED: $what (errors from $build_log follow)"
+		# the error lines themselves, then the tail for context
+		grep -E 'error:|Error [0-9]|\*\*\*|No such file|not found' "$build_log" |
+			head -n 30 | sed 's/^/    /'
+		echo "    ..."
+		tail -n 8 "$build_log" | sed 's/^/    /'
+		failed=$((failed + 1))
+		return 1
+	fi
+}
+
+: >"$build_log"
+build_ok=1
+if [ ! -x configure ]; then
+	build_step "./autogen.sh" ./autogen.sh || build_ok=0
+fi
+if [ $build_ok = 1 ] && { [ ! -f config.status ] || [ ! -f Makefile ]; }; then
+	build_step "./configure" ./configure || build_ok=0
+fi
+if [ $build_ok = 1 ]; then
+	# -k: build everything that can be built, so its tests still run
+	build_step "make -j2" make -k -j2 || build_ok=0
+fi
+[ $build_ok = 1 ] && note "build ok"
+
+# ---- 3. the suites -------------------------------------------------------
+mapfile -t all < <(find tests -path tests/lib -prune -o -path 'tests/.*' -prune \
+	-o -type f -name '*.bats' -print | LC_ALL=C sort)
+suites=()
+for f in "${all[@]}"; do case $f in tests/unit/*) suites+=("$f") ;; esac; done
+for f in "${all[@]}"; do case $f in tests/unit/*|tests/kernel/*) ;; *) suites+=("$f") ;; esac; done
+for f in "${all[@]}"; do case $f in tests/kernel/*) suites+=("$f") ;; esac; done
+
+if ! command -v bats >/dev/null; then
+	note "FAILED: bats is not installed"
+	failed=$((failed + 1))
+	suites=()
+fi
+
+for suite in "${suites[@]}"; do
+	out=$cache/suite.tap
+	echo "# suite: $suite" | tee -a "$tap_log"
+	bats --tap "$suite" 2>&1 | tee "$out" | tee -a "$tap_log"
+	rc=${PIPESTATUS[0]}
+	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$out" | head -n 1)
+	# TAP results: "ok N ..." (or "ok N ... # skip ..."), "not ok N ..."
+	p=$(grep -E '^ok [0-9]+' "$out" | grep -Eicv '^ok [0-9]+.*# skip' || true)
+	s=$(grep -Eic '^ok [0-9]+.*# skip' "$out" || true)
+	n=$(grep -Ec '^not ok [0-9]+' "$out" || true)
+	passed=$((passed + p)) skipped=$((skipped + s)) failed=$((failed + n))
+	got=$((p + s + n))
+	if [ -n "$plan" ] && [ "$got" -lt "$plan" ]; then
+		note "FAILED: $suite reported $got of $plan planned tests"
+		failed=$((failed + plan - got))
+	elif [ "$rc" -ne 0 ] && [ "$n" -eq 0 ]; then
+		note "FAILED: $suite: bats exited $rc without a failing test"
+		failed=$((failed + 1))
+	fi
+done
+rm -f "$cache/suite.tap"
+
+echo "suites: ${#suites[@]}; TAP log: $tap_log"
+echo "$skipped skipped"
+status=0
+if [ $((passed + failed)) -eq 0 ]; then
+	note "no tests ran"
+	status=1
+fi
+[ "$failed" -eq 0 ] || status=1
+echo "$passed passed, $failed failed"
+exit $status
