@@ -186,15 +186,16 @@ F2_SB_IGNORE='^(uuid|crc|version|init_version|major_ver|minor_ver)$|^cp\.'
 # Device paths are recorded as given; compare them relative to the image's
 # own directory so ours/main.img and ref/main.img compare equal.
 f2_sb_normalized() {
-	local img=$1 dir
+	local img=$1 dir fields
 	dir=$(cd "$(dirname "$img")" && pwd)
-	"$F2SB" "$img" | awk -v dir="$dir/" '
+	fields=$("$F2SB" "$img") || return 1
+	awk -v dir="$dir/" '
 		/^devs\[[0-7]\]\.path=/ {
 			i = index($0, "="); v = substr($0, i + 1)
 			if (index(v, dir) == 1) v = "<imgdir>/" substr(v, length(dir) + 1)
 			print substr($0, 1, i) v; next
 		}
-		{ print }'
+		{ print }' <<<"$fields"
 }
 
 # compare_geometry OURS REF: every geometry field of OURS equals REF's.
