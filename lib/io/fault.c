@@ -111,6 +111,13 @@ static int parse_spec(const char *spec, struct fault_priv *f)
 	return 0;
 }
 
+int f2_io_fault_spec_check(const char *spec)
+{
+	struct fault_priv f = { 0 };
+
+	return parse_spec(spec, &f);
+}
+
 int f2_io_open_fault(struct f2_io *lower, const char *spec, struct f2_io **out)
 {
 	struct fault_priv *f;

@@ -92,6 +92,9 @@ int f2_io_open(const char *path, int flags, struct f2_io **out)
 	int ret;
 
 	*out = NULL;
+	/* A bad spec must not cost the device open or a truncated log. */
+	if (spec && (ret = f2_io_fault_spec_check(spec)))
+		return ret;
 	ret = f2_io_open_unix(path, flags, &io);
 	if (ret)
 		return ret;

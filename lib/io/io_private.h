@@ -23,6 +23,9 @@ struct f2_io *f2_io_alloc(const struct f2_io_ops *ops, uint64_t size,
 /* Free the handle itself (name included) without touching priv or lower. */
 void f2_io_free(struct f2_io *io);
 
+/* 0 if spec is a valid F2_IO_FAULT spec, else F2_EBADOPT. */
+int f2_io_fault_spec_check(const char *spec);
+
 /* True if [off, off + len) lies inside the device, without overflow. */
 static inline bool f2_io_in_range(const struct f2_io *io, uint64_t off, uint64_t len)
 {

@@ -236,6 +236,7 @@ struct f2_log_reader {
 	uint8_t *buf;		/* data of the last write record */
 	size_t bufsize;
 	bool done;		/* end reached (or a truncated tail) */
+	int err;		/* first error; every later call returns it */
 };
 
 /* Read exactly len bytes that are known to be in the file. */
@@ -288,22 +289,26 @@ uint64_t f2_log_size(const struct f2_log_reader *lr)
 	return lr->devsize;
 }
 
-static int check_rec(const struct f2_log_reader *lr, const struct f2_log_record *rec)
+/* Fill rec from a header whose crc matched, checking what it claims. */
+static int decode_rec(const struct f2_log_reader *lr, const struct log_rec *h,
+		      struct f2_log_record *rec)
 {
-	switch (rec->op) {
-	case F2_LOG_FLUSH:
+	uint32_t op = f2_le32(h->op);
+
+	rec->off = f2_le64(h->off);
+	rec->len = f2_le64(h->len);
+	rec->data = NULL;
+	if (op < F2_LOG_WRITE || op > F2_LOG_ZERO)
+		return F2_EBADLOG;
+	rec->op = (enum f2_log_op)op;
+	if (op == F2_LOG_FLUSH)
 		return rec->off || rec->len ? F2_EBADLOG : 0;
-	case F2_LOG_WRITE:
-	case F2_LOG_DISCARD:
-	case F2_LOG_ZERO:
-		if (rec->off > lr->devsize || rec->len > lr->devsize - rec->off)
-			return F2_EBADLOG;
-		return 0;
-	}
-	return F2_EBADLOG;
+	if (rec->off > lr->devsize || rec->len > lr->devsize - rec->off)
+		return F2_EBADLOG;
+	return 0;
 }
 
-int f2_log_next(struct f2_log_reader *lr, struct f2_log_record *rec)
+static int next_rec(struct f2_log_reader *lr, struct f2_log_record *rec)
 {
 	struct log_rec h;
 	uint32_t hcrc;
@@ -320,11 +325,7 @@ int f2_log_next(struct f2_log_reader *lr, struct f2_log_record *rec)
 	hcrc = log_crc(~0u, &h, offsetof(struct log_rec, hcrc));
 	if (f2_le32(h.hcrc) != hcrc)
 		return F2_EBADLOG;
-	rec->op = (enum f2_log_op)f2_le32(h.op);
-	rec->off = f2_le64(h.off);
-	rec->len = f2_le64(h.len);
-	rec->data = NULL;
-	ret = check_rec(lr, rec);
+	ret = decode_rec(lr, &h, rec);
 	if (ret)
 		return ret;
 	if (rec->op != F2_LOG_WRITE)
@@ -351,6 +352,15 @@ int f2_log_next(struct f2_log_reader *lr, struct f2_log_record *rec)
 		return F2_EBADLOG;
 	rec->data = lr->buf;
 	return 1;
+}
+
+int f2_log_next(struct f2_log_reader *lr, struct f2_log_record *rec)
+{
+	int ret = lr->err ? lr->err : next_rec(lr, rec);
+
+	if (ret < 0)
+		lr->err = ret;
+	return ret;
 }
 
 void f2_log_close(struct f2_log_reader *lr)

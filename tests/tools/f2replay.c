@@ -219,6 +219,9 @@ static int cmd_run(int argc, char **argv)
 	ret = f2_io_open(argv[0], F2_IO_RDWR, &io);
 	if (ret) {
 		free(ops);
+		if (ret == F2_EBADOPT)
+			fprintf(stderr, "f2replay: bad F2_IO_FAULT spec '%s'\n",
+				getenv("F2_IO_FAULT") ? getenv("F2_IO_FAULT") : "");
 		return fail("opening", argv[0], ret);
 	}
 	for (i = 1; i < argc && !ret; i++)

@@ -22,6 +22,7 @@
 #include "unit.h"
 
 #define DEV	65536u		/* size of the small test devices */
+#define BLK_TEST_BYTES	(1u << 20)	/* bytes the block device test uses */
 
 /* path = dir/name, in a buffer of PATH_MAX. */
 static void tmp_path(char *path, const char *dir, const char *name)
@@ -197,6 +198,45 @@ static void test_unix(const char *dir)
 	CHECK_EQ(f2_io_open_unix(path, F2_IO_RDONLY, &io), -ENOENT);
 	tmp_path(path, dir, "unix.img");
 	unlink(path);
+	free(buf);
+}
+
+/*
+ * A block device given in F2_TEST_BLKDEV (io.bats makes a loop device when
+ * it runs as root); its contents are overwritten.
+ */
+static void test_blkdev(const char *dev)
+{
+	uint8_t *buf = malloc(BLK_TEST_BYTES);
+	struct f2_io *io, *again;
+	uint64_t end;
+
+	CHECK_EQ(f2_io_open_unix(dev, F2_IO_RDWR | F2_IO_EXCL, &io), 0);
+	if (!io || !buf)
+		goto out;
+	CHECK(io->size >= BLK_TEST_BYTES);
+	CHECK_EQ(f2_io_open_unix(dev, F2_IO_RDWR | F2_IO_EXCL, &again), -EBUSY);
+	memset(buf, 0xc3, BLK_TEST_BYTES);
+	CHECK_EQ(f2_io_write(io, 0, buf, BLK_TEST_BYTES), 0);
+	CHECK_EQ(f2_io_flush(io), 0);
+	/* Aligned zero (BLKZEROOUT) and unaligned zero (written zeroes). */
+	CHECK_EQ(f2_io_zero(io, 8192, 8192), 0);
+	CHECK_EQ(f2_io_zero(io, 100, 3), 0);
+	CHECK_EQ(f2_io_discard(io, 65536, 65536), 0);
+	CHECK_EQ(f2_io_discard(io, 1, 100), 0);	/* no whole sector: a no-op */
+	CHECK_EQ(f2_io_read(io, 0, buf, 65536), 0);
+	CHECK(all_bytes(buf, 100, 0xc3) && all_bytes(buf + 100, 3, 0));
+	CHECK(all_bytes(buf + 103, 8192 - 103, 0xc3));
+	CHECK(all_bytes(buf + 8192, 8192, 0) && all_bytes(buf + 16384, 65536 - 16384, 0xc3));
+	end = io->size;
+	CHECK_EQ(f2_io_write(io, end - 1, buf, 1), 0);
+	CHECK_EQ(f2_io_write(io, end - 1, buf, 2), F2_ERANGE);
+	CHECK_EQ(f2_io_zero(io, end, 512), F2_ERANGE);
+	f2_io_close(io);
+	/* Once closed, the exclusive hold is gone. */
+	CHECK_EQ(f2_io_open_unix(dev, F2_IO_RDONLY | F2_IO_EXCL, &io), 0);
+out:
+	f2_io_close(io);
 	free(buf);
 }
 
@@ -451,6 +491,18 @@ static void test_damaged_log(const char *dir, const char *log)
 		if (f2_log_count(path) != F2_EBADLOG)
 			fprintf(stderr, "flip at %zu not caught\n", i);
 		CHECK_EQ(f2_log_count(path), F2_EBADLOG);
+		if (i == len - 1) {	/* errors are sticky */
+			struct f2_log_reader *lr;
+			struct f2_log_record rec;
+			int ret;
+
+			CHECK_EQ(f2_log_open(path, &lr), 0);
+			while ((ret = f2_log_next(lr, &rec)) == 1)
+				;
+			CHECK_EQ(ret, F2_EBADLOG);
+			CHECK_EQ(f2_log_next(lr, &rec), F2_EBADLOG);
+			f2_log_close(lr);
+		}
 		/* Replay stops with the error, never crashes. */
 		if (i % 97 == 0) {
 			io = mem_copy(img, DEV);
@@ -557,9 +609,11 @@ static void test_open_env(const char *dir)
 	f2_io_close(io);
 	CHECK_EQ(f2_log_count(log), 1);
 
+	/* A bad spec fails before the device or the log is touched. */
 	setenv("F2_IO_FAULT", "write:two", 1);
 	CHECK_EQ(f2_io_open(img, F2_IO_RDWR, &io), F2_EBADOPT);
 	CHECK(io == NULL);
+	CHECK_EQ(f2_log_count(log), 1);
 
 	/* Empty means unset. */
 	setenv("F2_IO_FAULT", "", 1);
@@ -590,6 +644,8 @@ int main(void)
 	}
 	test_mem();
 	test_unix(dir);
+	if (getenv("F2_TEST_BLKDEV"))
+		test_blkdev(getenv("F2_TEST_BLKDEV"));
 	test_fault();
 	tmp_path(log, dir, "ops.log");
 	record_ops(log, img, snap);
