@@ -27,7 +27,10 @@
 /* path = dir/name, in a buffer of PATH_MAX. */
 static void tmp_path(char *path, const char *dir, const char *name)
 {
-	snprintf(path, PATH_MAX, "%s/%s", dir, name);
+	if (snprintf(path, PATH_MAX, "%s/%s", dir, name) >= PATH_MAX) {
+		fprintf(stderr, "test_io: path too long: %s/%s\n", dir, name);
+		exit(1);
+	}
 }
 
 static bool all_bytes(const uint8_t *p, size_t len, uint8_t v)

@@ -136,7 +136,9 @@ long f2_log_count(const char *logpath);
 /*
  * Apply the first nrec records of logpath to io (all of them if nrec < 0;
  * F2_ERANGE if the log holds fewer); if torn_bytes > 0 also apply that many
- * leading bytes of the next record when it is a write.
+ * leading bytes of the next record when it is a write.  Replay streams: on
+ * a damaged log the records before the damage are already applied, so
+ * validate with f2_log_count() first when that matters.
  */
 int f2_log_replay(const char *logpath, struct f2_io *io, long nrec, size_t torn_bytes);
 
