@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* f2/sb.h - building, verifying, reading and writing the superblock. */
+#ifndef F2_SB_H
+#define F2_SB_H
+#include <stddef.h>
+#include <stdint.h>
+#include "f2/format.h"
+#include "f2/geometry.h"
+
+struct f2_io;
+
+/* What a new superblock needs beyond the geometry. */
+struct f2_sb_opts {
+	uint8_t uuid[16];
+	const char *label;		/* UTF-8, may be NULL */
+	const char *cold_ext;		/* extra cold extensions "a,b", may be NULL */
+	const char *hot_ext;		/* extra hot extensions, may be NULL */
+	const char *version;		/* kernel version text, may be NULL */
+	uint16_t encoding, encoding_flags;	/* casefold */
+	uint32_t features;
+	const char *dev_paths[F2_MAX_DEVICES];	/* recorded when ndevs > 1 */
+	uint32_t ndevs;
+};
+
+/* Extensions that could not be added (too long, table full) are reported
+ * through warn(ctx, ext) when warn is not NULL. */
+typedef void (*f2_warn_fn)(void *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+void f2_sb_build(const struct f2_geom *g, const struct f2_sb_opts *o,
+		 struct f2_super *sb, f2_warn_fn warn, void *ctx);
+/* Next free nid after the reserved, quota and lost+found inodes; fills
+ * sb->qf_ino[] and *lpf_ino (0 when the feature is off). */
+uint32_t f2_sb_assign_inos(struct f2_super *sb, uint32_t *lpf_ino);
+void f2_sb_set_crc(struct f2_super *sb);
+
+/*
+ * Check a superblock read from a device of dev_blocks 4 KiB blocks:
+ * magic, sizes, area order and bounds, crc when sb_checksum is set.
+ * Returns 0 or a negative code with a reason in why[].
+ */
+int f2_sb_verify(const struct f2_super *sb, uint64_t dev_blocks,
+		 char *why, size_t why_len);
+
+/* Write sb into blocks 0 and 1 (at byte 1024 of each). */
+int f2_sb_write(struct f2_io *io, const struct f2_super *sb);
+/* Read the first valid of the two copies; which = 0 or 1. */
+int f2_sb_read(struct f2_io *io, struct f2_super *sb, int *which,
+	       char *why, size_t why_len);
+
+/* Encode UTF-8 text as UTF-16LE into out (n units); returns 0 or F2_ERANGE. */
+int f2_utf8_to_utf16le(const char *in, le16 *out, size_t n);
+/* Decode the volume name into UTF-8. */
+void f2_utf16le_to_utf8(const le16 *in, size_t n, char *out, size_t out_len);
+#endif
