@@ -12,7 +12,7 @@
 #define F2_MINOR_VER 15	/* the format revision the reference writes */
 
 /* Extensions whose data goes to the cold log by default: media and
- * archives that are written once.  "db" is the only default hot one. */
+ * archives that are written once.  "db" and VM disk images are hot. */
 static const char *const default_cold_ext[] = {
 	"mp", "wm", "og", "jp",
 	"avi", "m4v", "m4p", "mkv", "mov", "webm",
@@ -23,7 +23,7 @@ static const char *const default_cold_ext[] = {
 	"apk", "cnt", "exo", "odex", "vdex", "so",
 	NULL,
 };
-static const char *const default_hot_ext[] = { "db", NULL };
+static const char *const default_hot_ext[] = { "db", "vmdk", "vdi", "qcow2", NULL };
 
 static int ext_present(const struct f2_super *sb, unsigned n, const char *e)
 {
@@ -176,8 +176,12 @@ void f2_sb_build(const struct f2_geom *g, const struct f2_sb_opts *o,
 	f2_set_le32(sb->node_ino, F2_NODE_INO);
 	f2_set_le32(sb->meta_ino, F2_META_INO);
 	memcpy(sb->uuid, o->uuid, 16);
-	if (o->label)
-		f2_utf8_to_utf16le(o->label, sb->volume_name, F2_MAX_VOLUME_NAME);
+	if (o->label) {
+		le16 name[F2_MAX_VOLUME_NAME] = { 0 };
+
+		f2_utf8_to_utf16le(o->label, name, F2_MAX_VOLUME_NAME);
+		memcpy(sb->volume_name, name, sizeof(name));
+	}
 	n = add_exts(sb, 0, default_cold_ext, o->cold_ext, warn, ctx);
 	f2_set_le32(sb->extension_count, n);
 	sb->hot_ext_count = (uint8_t)(add_exts(sb, n, default_hot_ext, o->hot_ext,

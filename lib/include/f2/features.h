@@ -18,7 +18,7 @@ extern const struct f2_feature f2_features[];
 const struct f2_feature *f2_feature_by_name(const char *name);
 const struct f2_feature *f2_feature_by_bit(uint32_t bit);
 /*
- * Parse a comma-separated list ("extra_attr,^verity") into *set/*clear.
+ * Parse a comma-separated list ("extra_attr,^verity") into set and clear.
  * Unknown or unsettable names give F2_EBADOPT with *bad pointing into list.
  */
 int f2_features_parse(const char *list, uint32_t *set, uint32_t *clear,

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* options.c - parse the mkfs.f2fs command line (f2fs-tools 1.15 compatible). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "f2/errors.h"
+#include "f2/features.h"
+#include "options.h"
+
+#ifndef F2_VERSION_STRING
+#define F2_VERSION_STRING "unknown"
+#endif
+
+void mkfs_usage(FILE *out)
+{
+	fprintf(out,
+"Usage: mkfs.f2fs [options] device [sectors]\n"
+"Create an F2FS file system on device (a block device or an image file).\n"
+"  -a 0|1        heap-style placement of the logs (default 0)\n"
+"  -c device     add a device to the volume (repeatable, up to 7)\n"
+"  -C utf8[:strict]  casefolding encoding (sets the casefold feature)\n"
+"  -d level      debug level\n"
+"  -e ext,...    extra cold-data file extensions\n"
+"  -E ext,...    extra hot-data file extensions\n"
+"  -f            overwrite an existing file system or partition table\n"
+"  -g android    Android defaults\n"
+"  -i            large NAT bitmap\n"
+"  -l label      volume label\n"
+"  -m            zoned block device support\n"
+"  -o percent    overprovision ratio (default: best for the size)\n"
+"  -O feat,...   features: encrypt extra_attr project_quota inode_checksum\n"
+"                flexible_inline_xattr quota inode_crtime lost_found verity\n"
+"                sb_checksum casefold compression\n"
+"  -q            quiet\n"
+"  -r            fixed checkpoint seed\n"
+"  -R uid:gid    owner of the root directory\n"
+"  -s segs       segments per section (default 1)\n"
+"  -S            sparse mode (accepted; images are always kept sparse)\n"
+"  -t 0|1        discard the device first (default 1)\n"
+"  -T time       inode timestamps (seconds; -1 = now)\n"
+"  -U uuid       volume UUID\n"
+"  -w bytes      sector size\n"
+"  -z secs       sections per zone (default 1)\n"
+"  -V            print the version\n"
+"  -h, --help    this help\n");
+}
+
+static int parse_u32(const char *s, const char *what, uint32_t min, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || end == s || *end || v < min || v > 0xFFFFFFFFul || s[0] == '-') {
+		fprintf(stderr, "mkfs.f2fs: invalid %s '%s'\n", what, s);
+		return -1;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int add_features(struct mkfs_cmd *c, const char *list)
+{
+	uint32_t set = c->fs.sb.features, clear = 0;
+	const char *bad;
+	size_t blen;
+
+	if (f2_features_parse(list, &set, &clear, &bad, &blen)) {
+		fprintf(stderr, "mkfs.f2fs: unknown feature '%.*s'\n", (int)blen, bad);
+		return -1;
+	}
+	c->fs.sb.features = set;
+	return 0;
+}
+
+int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct f2_geom_params *g = &c->fs.geom;
+	uint32_t v;
+	int ch;
+
+	memset(c, 0, sizeof(*c));
+	g->segs_per_sec = 1;
+	g->secs_per_zone = 1;
+	g->ndevs = 1;
+	c->fs.discard = 1;
+	c->fixed_time = -1;
+	c->fs.root_uid = (uint32_t)getuid();
+	c->fs.root_gid = (uint32_t)getgid();
+	c->ndevs = 1;
+
+	while ((ch = getopt_long(argc, argv, "a:c:C:d:e:E:fg:hil:mo:O:qrR:s:St:T:U:Vw:z:",
+				 longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'a':
+			if (parse_u32(optarg, "heap flag", 0, &v))
+				return -1;
+			g->heap = v != 0;
+			break;
+		case 'c':
+			if (c->ndevs >= F2_MAX_DEVICES) {
+				fprintf(stderr, "mkfs.f2fs: at most %d devices\n", F2_MAX_DEVICES);
+				return -1;
+			}
+			c->devices[c->ndevs++] = optarg;
+			break;
+		case 'C': {
+			const char *flags = strchr(optarg, ':');
+			size_t n = flags ? (size_t)(flags - optarg) : strlen(optarg);
+
+			if (n != 4 || strncmp(optarg, "utf8", 4)) {
+				fprintf(stderr, "mkfs.f2fs: unknown encoding '%s' (only utf8)\n", optarg);
+				return -1;
+			}
+			c->fs.sb.encoding = F2_ENC_UTF8_12_1;
+			if (flags) {
+				if (strcmp(flags + 1, "strict")) {
+					fprintf(stderr, "mkfs.f2fs: unknown encoding flag '%s'\n", flags + 1);
+					return -1;
+				}
+				c->fs.sb.encoding_flags = F2_ENC_STRICT_MODE_FL;
+			}
+			c->fs.sb.features |= F2_FEAT_CASEFOLD;
+			break;
+		}
+		case 'd':
+			if (parse_u32(optarg, "debug level", 0, &v))
+				return -1;
+			c->debug = (int)v;
+			break;
+		case 'e':
+			c->fs.sb.cold_ext = optarg;
+			break;
+		case 'E':
+			c->fs.sb.hot_ext = optarg;
+			break;
+		case 'f':
+			c->force = 1;
+			break;
+		case 'g':
+			if (strcmp(optarg, "android")) {
+				fprintf(stderr, "mkfs.f2fs: unknown default set '%s'\n", optarg);
+				return -1;
+			}
+			c->wanted_sector_size = 4096;
+			c->fs.root_uid = c->fs.root_gid = 0;
+			c->force = 1;
+			c->fs.sb.features |= F2_FEAT_ENCRYPT | F2_FEAT_PRJQUOTA |
+				F2_FEAT_EXTRA_ATTR | F2_FEAT_QUOTA_INO | F2_FEAT_VERITY;
+			break;
+		case 'h':
+			mkfs_usage(stdout);
+			return 1;
+		case 'i':
+			g->large_nat_bitmap = 1;
+			break;
+		case 'l':
+			if (strlen(optarg) > 512) {
+				fprintf(stderr, "mkfs.f2fs: volume label longer than 512 characters\n");
+				return -1;
+			}
+			c->fs.sb.label = optarg;
+			break;
+		case 'm':
+			g->zoned = 1;
+			break;
+		case 'o': {
+			char *end;
+
+			g->overprovision = strtod(optarg, &end);
+			if (end == optarg || *end || g->overprovision < 0 ||
+			    g->overprovision >= 100) {
+				fprintf(stderr, "mkfs.f2fs: invalid overprovision ratio '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		}
+		case 'O':
+			if (add_features(c, optarg))
+				return -1;
+			break;
+		case 'q':
+			c->quiet = 1;
+			break;
+		case 'r':
+			c->zero_seed = 1;
+			break;
+		case 'R':
+			if (sscanf(optarg, "%u:%u", &c->fs.root_uid, &c->fs.root_gid) != 2) {
+				fprintf(stderr, "mkfs.f2fs: -R wants uid:gid, not '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		case 's':
+			if (parse_u32(optarg, "segments per section", 1, &g->segs_per_sec))
+				return -1;
+			break;
+		case 'S':
+			break;
+		case 't':
+			if (parse_u32(optarg, "discard flag", 0, &v))
+				return -1;
+			c->fs.discard = v != 0;
+			break;
+		case 'T': {
+			char *end;
+
+			c->fixed_time = strtoll(optarg, &end, 0);
+			if (end == optarg || *end || c->fixed_time < -1) {
+				fprintf(stderr, "mkfs.f2fs: invalid timestamp '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		}
+		case 'U':
+			c->uuid_text = optarg;
+			break;
+		case 'V':
+			printf("mkfs.f2fs (f2fs-progs) %s\n", F2_VERSION_STRING);
+			return 1;
+		case 'w':
+			if (parse_u32(optarg, "sector size", 512, &c->wanted_sector_size))
+				return -1;
+			break;
+		case 'z':
+			if (parse_u32(optarg, "sections per zone", 1, &g->secs_per_zone))
+				return -1;
+			break;
+		default:
+			mkfs_usage(stderr);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "mkfs.f2fs: no device given\n");
+		mkfs_usage(stderr);
+		return -1;
+	}
+	c->devices[0] = argv[optind++];
+	if (optind < argc) {
+		char *end;
+
+		c->wanted_sectors = strtoull(argv[optind], &end, 0);
+		if (end == argv[optind] || *end || argv[optind][0] == '-') {
+			fprintf(stderr, "mkfs.f2fs: invalid sector count '%s'\n", argv[optind]);
+			return -1;
+		}
+		optind++;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "mkfs.f2fs: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	if (c->fs.sb.label && strlen(c->fs.sb.label) > 512)
+		return -1;
+	return 0;
+}
