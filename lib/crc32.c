@@ -75,9 +75,21 @@ uint32_t f2_inode_csum(uint32_t seed, const void *block)
 			F2_BLKSIZE - F2_INODE_CSUM_OFFSET - 4);
 }
 
+/* With a small checksum_offset (large NAT bitmap) the crc also covers
+ * the rest of the block after the 4 checksum bytes. */
+static uint32_t cp_crc(const void *cp_block, uint32_t csum_off)
+{
+	const uint8_t *b = cp_block;
+	uint32_t crc = f2_crc32(F2_SUPER_MAGIC, b, csum_off);
+
+	if (csum_off < F2_CP_CHKSUM_OFFSET)
+		crc = f2_crc32(crc, b + csum_off + 4, F2_BLKSIZE - csum_off - 4);
+	return crc;
+}
+
 void f2_cp_set_crc(void *cp_block, uint32_t csum_off)
 {
-	le32 crc = f2_cpu_to_le32(f2_crc32(F2_SUPER_MAGIC, cp_block, csum_off));
+	le32 crc = f2_cpu_to_le32(cp_crc(cp_block, csum_off));
 
 	memcpy((uint8_t *)cp_block + csum_off, &crc, 4);
 }
@@ -89,5 +101,5 @@ int f2_cp_crc_ok(const void *cp_block, uint32_t csum_off)
 	if (csum_off < F2_CP_MIN_CHKSUM_OFFSET || csum_off > F2_CP_CHKSUM_OFFSET)
 		return 0;
 	memcpy(&stored, (const uint8_t *)cp_block + csum_off, 4);
-	return f2_le32(stored) == f2_crc32(F2_SUPER_MAGIC, cp_block, csum_off);
+	return f2_le32(stored) == cp_crc(cp_block, csum_off);
 }

@@ -109,12 +109,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mkfs.f2fs: cannot open %s: %s\n", c.devices[0], f2_strerror(err));
 		return 1;
 	}
-	c.fs.geom.sector_size = c.wanted_sector_size ? c.wanted_sector_size :
-				sector_size_of(c.devices[0]);
+	/* the superblock records the device's sector size; -w only sets the
+	 * unit of the trailing sector count */
+	c.fs.geom.sector_size = sector_size_of(c.devices[0]);
 	bytes = io->size;
 	c.fs.geom.devs[0].total_sectors = bytes / c.fs.geom.sector_size;
-	if (c.wanted_sectors && c.wanted_sectors < c.fs.geom.devs[0].total_sectors)
-		c.fs.geom.devs[0].total_sectors = c.wanted_sectors;
+	if (c.wanted_sectors) {
+		uint64_t unit = c.wanted_sector_size ? c.wanted_sector_size :
+				c.fs.geom.sector_size;
+		uint64_t want = c.wanted_sectors * unit / c.fs.geom.sector_size;
+
+		if (want < c.fs.geom.devs[0].total_sectors)
+			c.fs.geom.devs[0].total_sectors = want;
+	}
 	err = f2_geometry_compute(&c.fs.geom, &g, &why);
 	if (err) {
 		fprintf(stderr, "mkfs.f2fs: %s (%llu bytes): %s: %s\n", c.devices[0],

@@ -43,7 +43,7 @@ void mkfs_usage(FILE *out)
 "  -t 0|1        discard the device first (default 1)\n"
 "  -T time       inode timestamps (seconds; -1 = now)\n"
 "  -U uuid       volume UUID\n"
-"  -w bytes      sector size\n"
+"  -w bytes      unit of the sectors argument\n"
 "  -z secs       sections per zone (default 1)\n"
 "  -V            print the version\n"
 "  -h, --help    this help\n");
