@@ -73,12 +73,20 @@ static int check_device(const struct mkfs_cmd *c, const char *dev)
 	return 0;
 }
 
+static int close_all(struct f2_io **devs, uint32_t n, int rc)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (devs[i])
+			f2_io_close(devs[i]);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct mkfs_cmd c;
 	struct f2_geom g;
 	struct f2_super sb;
-	struct f2_io *io;
+	struct f2_io *io, *devs[F2_MAX_DEVICES] = { NULL };
 	const struct f2_feature *dep;
 	char version[F2_VERSION_LEN], uuid_str[37], feats[256];
 	const char *why = "";
@@ -93,27 +101,27 @@ int main(int argc, char **argv)
 	}
 	if ((c.fs.sb.features & F2_FEAT_CASEFOLD) && !c.fs.sb.encoding)
 		c.fs.sb.encoding = F2_ENC_UTF8_12_1;
-	if (c.ndevs > 1) {
-		fprintf(stderr, "mkfs.f2fs: multi-device volumes (-c) are not supported yet\n");
-		return 1;
-	}
 	if (c.fs.geom.zoned) {
 		fprintf(stderr, "mkfs.f2fs: %s: zoned block devices (-m) are not supported yet\n",
 			c.devices[0]);
 		return 1;
 	}
-	if (check_device(&c, c.devices[0]))
-		return 1;
-	err = f2_io_open(c.devices[0], F2_IO_RDWR | F2_IO_EXCL, &io);
-	if (err) {
-		fprintf(stderr, "mkfs.f2fs: cannot open %s: %s\n", c.devices[0], f2_strerror(err));
-		return 1;
+	for (uint32_t i = 0; i < c.ndevs; i++) {
+		if (check_device(&c, c.devices[i]))
+			return close_all(devs, i, 1);
+		err = f2_io_open(c.devices[i], F2_IO_RDWR | F2_IO_EXCL, &devs[i]);
+		if (err) {
+			fprintf(stderr, "mkfs.f2fs: cannot open %s: %s\n", c.devices[i],
+				f2_strerror(err));
+			return close_all(devs, i, 1);
+		}
+		/* the superblock records the device's sector size; -w only sets
+		 * the unit of the trailing sector count */
+		c.fs.geom.devs[i].total_sectors = devs[i]->size / sector_size_of(c.devices[i]);
 	}
-	/* the superblock records the device's sector size; -w only sets the
-	 * unit of the trailing sector count */
+	c.fs.geom.ndevs = c.ndevs;
 	c.fs.geom.sector_size = sector_size_of(c.devices[0]);
-	bytes = io->size;
-	c.fs.geom.devs[0].total_sectors = bytes / c.fs.geom.sector_size;
+	bytes = devs[0]->size;
 	if (c.wanted_sectors) {
 		uint64_t unit = c.wanted_sector_size ? c.wanted_sector_size :
 				c.fs.geom.sector_size;
@@ -126,8 +134,20 @@ int main(int argc, char **argv)
 	if (err) {
 		fprintf(stderr, "mkfs.f2fs: %s (%llu bytes): %s: %s\n", c.devices[0],
 			(unsigned long long)bytes, f2_strerror(err), why);
-		f2_io_close(io);
-		return 1;
+		return close_all(devs, c.ndevs, 1);
+	}
+	if (c.ndevs == 1) {
+		io = devs[0];
+	} else {
+		uint64_t lens[F2_MAX_DEVICES];
+
+		for (uint32_t i = 0; i < c.ndevs; i++)
+			lens[i] = (g.dev_end_blkaddr[i] - g.dev_start_blkaddr[i] + 1) * F2_BLKSIZE;
+		err = f2_io_open_concat(devs, lens, c.ndevs, &io);
+		if (err) {
+			fprintf(stderr, "mkfs.f2fs: cannot join the devices: %s\n", f2_strerror(err));
+			return close_all(devs, c.ndevs, 1);
+		}
 	}
 
 	if (c.uuid_text) {
@@ -153,8 +173,9 @@ int main(int argc, char **argv)
 		c.fs.cp_ver = ((uint64_t)random() ^ (uint64_t)time(NULL) ^ (uint64_t)getpid()) | 1;
 	kernel_version(version, sizeof(version));
 	c.fs.sb.version = version;
-	c.fs.sb.ndevs = 1;
-	c.fs.sb.dev_paths[0] = c.devices[0];
+	c.fs.sb.ndevs = c.ndevs;
+	for (uint32_t i = 0; i < c.ndevs; i++)
+		c.fs.sb.dev_paths[i] = c.devices[i];
 
 	err = f2_mkfs_write(io, &c.fs, &g, &sb, warn_cb, NULL);
 	f2_io_close(io);
