@@ -1,0 +1,376 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/lib/kernel.bash - run shell scripts against the real f2fs driver in
+# a Linux kernel booted under qemu-system-x86_64 -accel tcg.  Nothing is
+# ever mounted or loaded on the host.
+#
+# Load with:   load ../lib/common; load ../lib/kernel
+#
+#   kernel_setup          idempotent: apt-get download the newest Debian
+#                         linux-image-6.1.0-N-amd64, dpkg -x it under
+#                         tests/.cache/kernel/<release>/, build the base
+#                         initramfs (busybox + modules + /init).  Returns 1
+#                         with $KERNEL_UNAVAILABLE set if it cannot.
+#   kernel_require        kernel_setup, or bats `skip` when the kernel
+#                         cannot be had (no network and nothing cached).
+#   kernel_add_binary P   stage host program P (ELF or libtool wrapper)
+#                         and its shared libraries for the next kernel_run;
+#                         it runs in the guest as /bin/$(basename P).
+#   kernel_run SCRIPT IMG...
+#                         boot, attach each IMG as virtio disk /dev/vda,
+#                         /dev/vdb, ..., run SCRIPT with busybox sh in the
+#                         guest, power off.  Returns SCRIPT's exit status
+#                         (125: no exit marker, e.g. a hang or a panic;
+#                         124: host timeout).
+#   kernel_output         SCRIPT's stdout+stderr of the last run
+#   kernel_dmesg          the guest's dmesg at the end of the last run
+#
+# Environment for kernel_run:
+#   KERNEL_FILES="host:guest ..."  files or directories copied into the
+#                         per-run initramfs (guest paths absolute)
+#   KERNEL_ZONED=ZIMG     also attach ZIMG as a zoned NVMe namespace
+#                         (/dev/nvme0n1, host-managed); zone size and
+#                         capacity from KERNEL_ZONE_SIZE / KERNEL_ZONE_CAP
+#                         (default 64M / same as the size)
+#   KERNEL_TIMEOUT        host-side limit in seconds (default 600)
+#   KERNEL_MEM KERNEL_SMP guest memory (default 1G) and CPUs (default 2)
+#   KERNEL_RUN_DIR        where logs and the per-run initramfs go
+#                         (default: a fresh directory under f2_tmp)
+# After a run: $KERNEL_LOG (console: kernel, init markers, dmesg) and
+# $KERNEL_OUT (the script's output, from the guest's second serial port).
+#
+# Inside the guest: busybox applets on PATH, /tmp is a tmpfs, /mnt exists,
+# F2DISKS holds the number of virtio disks, staged binaries are in /bin
+# with their libraries in /lib/x86_64-linux-gnu.
+
+KERNEL_CACHE=${KERNEL_CACHE:-${F2_TOP:?load ../lib/common first}/tests/.cache/kernel}
+KERNEL_MODULES_WANTED="virtio_pci virtio_blk crc32_generic crc32c_generic
+	lz4 lz4hc zstd lz4_compress lz4hc_compress zstd_compress f2fs nvme"
+KERNEL_UNAVAILABLE=
+
+f2k_note() { printf 'kernel.bash: %s\n' "$*" >&2; }
+
+# The newest linux-image-6.1.0-N-amd64 apt knows (a real image package,
+# not the meta package), with a download candidate.
+f2k_pick_package() {
+	local p
+	for p in $(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' 2>/dev/null |
+		awk '{print $1}' | sort -V -r); do
+		if apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+			echo "$p"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# Newest release already unpacked and ready in the cache.
+f2k_cached_release() {
+	local d
+	for d in $(ls -d "$KERNEL_CACHE"/6.1.0-*-amd64 2>/dev/null | sort -V -r); do
+		[ -f "$d/.ready" ] && { basename "$d"; return 0; }
+	done
+	return 1
+}
+
+# Module name (with - and _ equivalent) -> path of the .ko or .ko.xz.
+f2k_module_path() {
+	local name=${1//-/_}
+	awk -v n="$name" '{ b = $0; sub(/.*\//, "", b); sub(/\.ko(\.xz|\.zst|\.gz)?$/, "", b);
+		gsub(/-/, "_", b); if (b == n) { print; exit } }' "$KERNEL_DIR/.modlist"
+}
+
+# One module's dependencies (depends= and softdep pre:), from its .modinfo.
+f2k_module_deps() {
+	local ko=$1
+	f2k_cat_module "$ko" | tr '\0' '\n' | awk '
+		/^depends=/ { s = substr($0, 9); gsub(/,/, " ", s); printf "%s ", s }
+		/^softdep=/ { s = $0; if (sub(/.*pre: */, "", s)) { sub(/ post:.*/, "", s); printf "%s ", s } }'
+	echo
+}
+
+f2k_cat_module() {
+	case $1 in
+	*.xz) xz -dc "$1" ;;
+	*.zst) zstd -dc "$1" ;;
+	*.gz) gzip -dc "$1" ;;
+	*) cat "$1" ;;
+	esac
+}
+
+# modules.dep for the unpacked tree: the .deb ships none (depmod makes it
+# at install time), so derive it from each wanted module's .modinfo.
+f2k_write_modules_dep() {
+	local mdir=$1 name ko dep queue seen=" " line
+	find "$mdir/kernel" -name '*.ko*' | sed "s|^$mdir/||" | sort >"$KERNEL_DIR/.modlist"
+	: >"$mdir/modules.dep.f2k"
+	queue=$KERNEL_MODULES_WANTED
+	while [ -n "${queue// /}" ]; do
+		set -- $queue
+		name=${1//-/_}; shift; queue="$*"
+		case $seen in *" $name "*) continue ;; esac
+		seen="$seen$name "
+		ko=$(f2k_module_path "$name")
+		if [ -z "$ko" ]; then
+			# built in, or a softdep alias such as "crc32"
+			continue
+		fi
+		line="$ko:"
+		for dep in $(f2k_module_deps "$mdir/$ko"); do
+			local dko
+			dko=$(f2k_module_path "$dep")
+			[ -n "$dko" ] && line="$line $dko"
+			queue="$queue $dep"
+		done
+		echo "$line" >>"$mdir/modules.dep.f2k"
+	done
+}
+
+# Load order: depth-first over modules.dep.f2k, dependencies first.
+f2k_load_order() {
+	awk -F: '
+		{ deps[$1] = $2; order[++n] = $1 }
+		function visit(m,   a, k, i) {
+			if (m in done) return
+			done[m] = 1
+			k = split(deps[m], a, " ")
+			for (i = 1; i <= k; i++) visit(a[i])
+			print m
+		}
+		END { for (i = 1; i <= n; i++) visit(order[i]) }' "$1"
+}
+
+f2k_build_base_initramfs() {
+	local rel=$1 root=$KERNEL_DIR/root stage=$KERNEL_DIR/stage ko base mdir
+	mdir=$root/lib/modules/$rel
+	rm -rf "$stage"
+	mkdir -p "$stage"/{bin,sbin,etc,proc,sys,dev,tmp,mnt,guest,lib/modules,lib/x86_64-linux-gnu,lib64,usr/bin,usr/sbin}
+	cp /bin/busybox "$stage/bin/busybox" || return 1
+	f2k_write_modules_dep "$mdir" || return 1
+	: >"$stage/etc/f2-modules"
+	for ko in $(f2k_load_order "$mdir/modules.dep.f2k"); do
+		base=${ko##*/}; base=${base%.xz}; base=${base%.zst}; base=${base%.gz}
+		f2k_cat_module "$mdir/$ko" >"$stage/lib/modules/$base" || return 1
+		echo "${base%.ko}" >>"$stage/etc/f2-modules"
+	done
+	f2k_write_init >"$stage/init" && chmod 755 "$stage/init" || return 1
+	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | gzip -9) \
+		>"$KERNEL_DIR/base.cpio.gz.tmp" &&
+		mv "$KERNEL_DIR/base.cpio.gz.tmp" "$KERNEL_DIR/base.cpio.gz"
+}
+
+# The guest's /init.  Markers on the console (ttyS0): F2GUEST-BEGIN,
+# F2GUEST-EXIT=<status>, then the dmesg between F2GUEST-DMESG-BEGIN/END.
+# The script's own output goes to the second serial port (ttyS1).
+f2k_write_init() {
+	cat <<'EOF'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/tmp
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p"; }
+while read -r m; do
+	insmod /lib/modules/$m.ko 2>/dev/null ||
+		grep -q "^$(echo "$m" | tr - _) " /proc/modules || echo "F2GUEST-INSMOD-FAILED=$m"
+done </etc/f2-modules
+export F2DISKS=$(arg f2disks) F2ZONED=$(arg f2zoned)
+# wait (up to 20 s) for every disk the host attached
+i=0
+while [ $i -lt 200 ]; do
+	n=$(ls -d /sys/block/vd* 2>/dev/null | wc -l)
+	z=1; [ "$F2ZONED" = 1 ] && [ ! -b /dev/nvme0n1 ] && z=0
+	[ "$n" -ge "${F2DISKS:-0}" ] && [ $z = 1 ] && break
+	sleep 0.1; i=$((i + 1))
+done
+stty -F /dev/ttyS1 raw -echo 2>/dev/null
+echo "F2GUEST-BEGIN uptime=$(cut -d' ' -f1 /proc/uptime) disks=$n"
+cd /tmp
+sh /guest/script.sh </dev/null >/dev/ttyS1 2>&1
+echo "F2GUEST-EXIT=$?"
+sync
+echo F2GUEST-DMESG-BEGIN
+dmesg
+echo F2GUEST-DMESG-END
+poweroff -f
+EOF
+}
+
+kernel_setup() {
+	local pkg rel dl tmp lockfd
+	KERNEL_UNAVAILABLE=
+	if [ -n "${KERNEL_RELEASE:-}" ] && [ -f "$KERNEL_CACHE/$KERNEL_RELEASE/.ready" ]; then
+		return 0
+	fi
+	mkdir -p "$KERNEL_CACHE" || return 1
+	exec {lockfd}>"$KERNEL_CACHE/.lock"
+	flock "$lockfd"
+	pkg=$(f2k_pick_package)
+	if [ -z "$pkg" ]; then
+		apt-get update -qq >/dev/null 2>&1
+		pkg=$(f2k_pick_package)
+	fi
+	rel=
+	if [ -n "$pkg" ]; then
+		rel=${pkg#linux-image-}
+		if [ ! -f "$KERNEL_CACHE/$rel/.ready" ]; then
+			dl=$KERNEL_CACHE/dl
+			rm -rf "$dl" && mkdir -p "$dl"
+			f2k_note "downloading $pkg"
+			if (cd "$dl" && apt-get download -qq "$pkg" >download.log 2>&1); then
+				tmp=$KERNEL_CACHE/$rel.tmp
+				rm -rf "$tmp" && mkdir -p "$tmp/root"
+				if dpkg -x "$dl"/"$pkg"_*.deb "$tmp/root"; then
+					rm -rf "$KERNEL_CACHE/$rel" && mv "$tmp" "$KERNEL_CACHE/$rel"
+				else
+					f2k_note "dpkg -x of $pkg failed"
+					rel=
+				fi
+			else
+				f2k_note "apt-get download $pkg failed: $(tail -n 2 "$dl/download.log")"
+				rel=
+			fi
+			rm -rf "$dl"
+		fi
+	fi
+	# offline: fall back to what an earlier run left
+	[ -n "$rel" ] || rel=$(f2k_cached_release || true)
+	if [ -z "$rel" ] || [ ! -d "$KERNEL_CACHE/$rel/root" ]; then
+		KERNEL_UNAVAILABLE="no linux-image-6.1.0-*-amd64 could be downloaded and none is cached"
+		flock -u "$lockfd"; exec {lockfd}>&-
+		return 1
+	fi
+	KERNEL_DIR=$KERNEL_CACHE/$rel
+	if [ ! -f "$KERNEL_DIR/.ready" ]; then
+		if ! f2k_build_base_initramfs "$rel"; then
+			KERNEL_UNAVAILABLE="building the initramfs for $rel failed"
+			flock -u "$lockfd"; exec {lockfd}>&-
+			return 1
+		fi
+		touch "$KERNEL_DIR/.ready"
+	fi
+	flock -u "$lockfd"; exec {lockfd}>&-
+	KERNEL_RELEASE=$rel
+	KERNEL_VMLINUZ=$KERNEL_DIR/root/boot/vmlinuz-$rel
+	KERNEL_BASE_INITRD=$KERNEL_DIR/base.cpio.gz
+	export KERNEL_RELEASE KERNEL_DIR KERNEL_VMLINUZ KERNEL_BASE_INITRD
+}
+
+# For bats: skip (never pass) when the kernel cannot be had at all; any
+# other setup failure is a failure.
+kernel_require() {
+	kernel_setup && return 0
+	if [ -n "$KERNEL_UNAVAILABLE" ] && command -v skip >/dev/null; then
+		skip "kernel unavailable: $KERNEL_UNAVAILABLE"
+	fi
+	echo "kernel_setup failed: ${KERNEL_UNAVAILABLE:-unknown reason}" >&2
+	return 1
+}
+
+f2k_stage_dir() {
+	: "${KERNEL_STAGE:=$(mktemp -d "$(f2_tmp)/kstage.XXXXXX")}"
+	mkdir -p "$KERNEL_STAGE/bin" "$KERNEL_STAGE/lib/x86_64-linux-gnu" "$KERNEL_STAGE/lib64"
+	echo "$KERNEL_STAGE"
+}
+
+# kernel_add_binary PATH: a libtool wrapper is replaced by the real ELF in
+# .libs/, and its libraries are found with `libtool --mode=execute ldd`.
+kernel_add_binary() {
+	local prog=$1 elf name stage lib
+	local -a ldd=(ldd)
+	name=$(basename "$prog")
+	elf=$prog
+	if [ "$(head -c 4 "$prog" 2>/dev/null)" != $'\x7fELF' ]; then
+		elf=$(dirname "$prog")/.libs/$name
+		[ -f "$elf" ] || { echo "kernel_add_binary: $prog is not an ELF program" >&2; return 1; }
+		[ -x "${F2_BUILD:-}/libtool" ] && ldd=("$F2_BUILD/libtool" --mode=execute ldd)
+	fi
+	stage=$(f2k_stage_dir)
+	cp "$elf" "$stage/bin/$name" || return 1
+	for lib in $("${ldd[@]}" "$prog" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }'); do
+		case $lib in
+		*/ld-linux*) cp -L "$lib" "$stage/lib64/$(basename "$lib")" || return 1 ;;
+		*) cp -L "$lib" "$stage/lib/x86_64-linux-gnu/$(basename "$lib")" || return 1 ;;
+		esac
+	done
+}
+
+# kernel_run SCRIPT IMG...
+kernel_run() {
+	local script=$1 img pair hp gp dir rc=0 n=0 t0 t1 zoned=0 zs zc
+	local -a drives=()
+	shift
+	kernel_setup || { echo "kernel unavailable: $KERNEL_UNAVAILABLE" >&2; return 1; }
+	[ -f "$script" ] || { echo "kernel_run: no script $script" >&2; return 1; }
+	dir=${KERNEL_RUN_DIR:-$(mktemp -d "$(f2_tmp)/krun.XXXXXX")}
+	mkdir -p "$dir"
+	KERNEL_LOG=$dir/console.log
+	KERNEL_OUT=$dir/guest.out
+	export KERNEL_LOG KERNEL_OUT
+	: >"$KERNEL_LOG"; : >"$KERNEL_OUT"
+
+	# per-run initramfs: the script, KERNEL_FILES, staged binaries
+	local stage
+	stage=$(f2k_stage_dir)
+	mkdir -p "$stage/guest"
+	cp "$script" "$stage/guest/script.sh" || return 1
+	for pair in ${KERNEL_FILES:-}; do
+		hp=${pair%%:*}; gp=${pair#*:}
+		mkdir -p "$stage$(dirname "$gp")"
+		cp -a "$hp" "$stage$gp" || return 1
+	done
+	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0 | gzip -1) \
+		>"$dir/run.cpio.gz" || return 1
+	cat "$KERNEL_BASE_INITRD" "$dir/run.cpio.gz" >"$dir/initrd.gz" || return 1
+
+	for img in "$@"; do
+		drives+=(-drive "file=$img,if=virtio,format=raw,cache=unsafe")
+		n=$((n + 1))
+	done
+	if [ -n "${KERNEL_ZONED:-}" ]; then
+		zs=${KERNEL_ZONE_SIZE:-64M}; zc=${KERNEL_ZONE_CAP:-$zs}
+		drives+=(-device nvme,id=nvme0,serial=f2zns
+			-drive "file=$KERNEL_ZONED,id=zns0,format=raw,if=none,cache=unsafe"
+			-device "nvme-ns,drive=zns0,bus=nvme0,nsid=1,zoned=true,zoned.zone_size=$zs,zoned.zone_capacity=$zc")
+		zoned=1
+	fi
+
+	t0=$(date +%s.%N)
+	timeout -k 10 "${KERNEL_TIMEOUT:-600}" qemu-system-x86_64 -accel tcg -cpu max \
+		-m "${KERNEL_MEM:-1G}" -smp "${KERNEL_SMP:-2}" \
+		-nographic -no-reboot -nodefaults -monitor none \
+		-serial "file:$KERNEL_LOG" -serial "file:$KERNEL_OUT" \
+		-kernel "$KERNEL_VMLINUZ" -initrd "$dir/initrd.gz" \
+		-append "console=ttyS0 quiet loglevel=4 panic=-1 oops=panic f2disks=$n f2zoned=$zoned" \
+		"${drives[@]}" </dev/null >"$dir/qemu.out" 2>&1 || rc=$?
+	t1=$(date +%s.%N)
+	KERNEL_WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	sed -i 's/\r$//' "$KERNEL_LOG" "$KERNEL_OUT"
+	# a fresh staging area for the next run
+	rm -rf "$stage"; KERNEL_STAGE=
+
+	local status
+	status=$(sed -n 's/.*F2GUEST-EXIT=\([0-9]*\).*/\1/p' "$KERNEL_LOG" | tail -n 1)
+	if [ -n "$status" ]; then
+		return "$status"
+	fi
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		echo "kernel_run: guest timed out after ${KERNEL_TIMEOUT:-600} s" >&2
+		rc=124
+	else
+		echo "kernel_run: guest ended without an exit marker (qemu exit $rc)" >&2
+		rc=125
+	fi
+	echo "--- qemu:" >&2; tail -n 20 "$dir/qemu.out" >&2
+	echo "--- console tail ($KERNEL_LOG):" >&2; tail -n 60 "$KERNEL_LOG" >&2
+	echo "--- script output tail ($KERNEL_OUT):" >&2; tail -n 20 "$KERNEL_OUT" >&2
+	return "$rc"
+}
+
+kernel_output() { cat "${KERNEL_OUT:?no kernel_run yet}"; }
+
+kernel_dmesg() {
+	sed -n '/^F2GUEST-DMESG-BEGIN$/,/^F2GUEST-DMESG-END$/{/^F2GUEST-DMESG-/d;p}' \
+		"${KERNEL_LOG:?no kernel_run yet}"
+}
