@@ -268,10 +268,11 @@ kernel_require() {
 	return 1
 }
 
+# Sets KERNEL_STAGE in the calling shell (never call it in $(...): the
+# staging area must outlive the call, to collect every kernel_add_binary).
 f2k_stage_dir() {
 	: "${KERNEL_STAGE:=$(mktemp -d "$(f2_tmp)/kstage.XXXXXX")}"
 	mkdir -p "$KERNEL_STAGE/bin" "$KERNEL_STAGE/lib/x86_64-linux-gnu" "$KERNEL_STAGE/lib64"
-	echo "$KERNEL_STAGE"
 }
 
 # kernel_add_binary PATH: a libtool wrapper is replaced by the real ELF in
@@ -286,7 +287,8 @@ kernel_add_binary() {
 		[ -f "$elf" ] || { echo "kernel_add_binary: $prog is not an ELF program" >&2; return 1; }
 		[ -x "${F2_BUILD:-}/libtool" ] && ldd=("$F2_BUILD/libtool" --mode=execute ldd)
 	fi
-	stage=$(f2k_stage_dir)
+	f2k_stage_dir
+	stage=$KERNEL_STAGE
 	cp "$elf" "$stage/bin/$name" || return 1
 	for lib in $("${ldd[@]}" "$prog" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }'); do
 		case $lib in
@@ -312,7 +314,8 @@ kernel_run() {
 
 	# per-run initramfs: the script, KERNEL_FILES, staged binaries
 	local stage
-	stage=$(f2k_stage_dir)
+	f2k_stage_dir
+	stage=$KERNEL_STAGE
 	mkdir -p "$stage/guest"
 	cp "$script" "$stage/guest/script.sh" || return 1
 	for pair in ${KERNEL_FILES:-}; do

@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Guest side of tests/kernel/mkfs.bats (busybox sh).  Reads
+# /guest/disks ("name vdX features"), /guest/multi ("multi vdX vdY") and
+# /guest/zeroed ("zeroed vdX"); prints "<name> <fact>" lines, then DONE.
+
+# fill DIR: 10 directories x 10 subdirectories x 10 files of varied
+# sizes (0..~12 KiB, so inline data and multi-block files) and one
+# 6 MiB file (past the 923 direct pointers of the inode).
+fill() {
+	local d s f n=0
+	for d in 0 1 2 3 4 5 6 7 8 9; do
+		for s in 0 1 2 3 4 5 6 7 8 9; do
+			mkdir -p "$1/d$d/s$s" || return 1
+			for f in 0 1 2 3 4 5 6 7 8 9; do
+				head -c $(( (d * 100 + s * 10 + f) * 127 % 12289 )) /dev/urandom \
+					>"$1/d$d/s$s/f$f" || return 1
+				n=$((n + 1))
+			done
+		done
+	done
+	dd if=/dev/urandom of="$1/big" bs=1M count=6 2>/dev/null || return 1
+	n=$((n + 1))
+	echo "$n"
+}
+
+sums() { (cd "$1" && find . -type f | sort | xargs md5sum); }
+
+exercise() {
+	local name=$1 dev=$2 n
+	if ! mount -t f2fs "/dev/$dev" /mnt; then
+		echo "$name mount failed"
+		return
+	fi
+	echo "$name mount ok"
+	[ -r "/sys/fs/f2fs/$dev/features" ] &&
+		echo "$name features $(cat "/sys/fs/f2fs/$dev/features")"
+	if n=$(fill /mnt 2>/tmp/err); then
+		echo "$name wrote $n files"
+	else
+		echo "$name fill failed: $(tail -n 3 /tmp/err | tr '\n' ' ') $(df -k /mnt | tail -n 1)"
+	fi
+	sums /mnt >"/tmp/$name.md5"
+	umount /mnt && echo "$name umount ok"
+	if mount -t f2fs "/dev/$dev" /mnt; then
+		echo "$name remount ok"
+		sums /mnt | cmp -s - "/tmp/$name.md5" && echo "$name md5 match"
+		umount /mnt && echo "$name umount2 ok"
+	else
+		echo "$name remount failed"
+	fi
+}
+
+while read -r name dev feat; do
+	exercise "$name" "$dev"
+done </guest/disks
+
+read -r name d0 d1 </guest/multi
+if mkfs.f2fs -q -f -c "/dev/$d1" "/dev/$d0" >/tmp/err 2>&1; then
+	echo "$name mkfs ok"
+	before=$(dmesg | grep -c 'Mount Device')
+	if mount -t f2fs "/dev/$d0" /mnt; then
+		after=$(dmesg | grep -c 'Mount Device')
+		echo "$name devices $((after - before))"
+		umount /mnt
+	fi
+	exercise "$name" "$d0"
+else
+	echo "$name mkfs failed: $(tail -n 3 /tmp/err | tr '\n' ' ')"
+fi
+
+read -r name dev </guest/zeroed
+if mount -t f2fs "/dev/$dev" /mnt 2>/dev/null; then
+	echo "$name mount accepted"
+	umount /mnt
+else
+	echo "$name mount refused"
+fi
+echo DONE
