@@ -44,7 +44,7 @@
 
 KERNEL_CACHE=${KERNEL_CACHE:-${F2_TOP:?load ../lib/common first}/tests/.cache/kernel}
 KERNEL_MODULES_WANTED="virtio_pci virtio_blk crc32_generic crc32c_generic
-	lz4 lz4hc zstd lz4_compress lz4hc_compress zstd_compress f2fs nvme"
+	lz4 lz4hc zstd lz4_compress lz4hc_compress zstd_compress quota_tree quota_v2 f2fs nvme"
 KERNEL_UNAVAILABLE=
 
 f2k_note() { printf 'kernel.bash: %s\n' "$*" >&2; }
@@ -242,13 +242,15 @@ kernel_setup() {
 		return 1
 	fi
 	KERNEL_DIR=$KERNEL_CACHE/$rel
-	if [ ! -f "$KERNEL_DIR/.ready" ]; then
+	# .ready holds the module list the initramfs was built with: a changed
+	# list rebuilds it
+	if [ "$(cat "$KERNEL_DIR/.ready" 2>/dev/null)" != "$(echo $KERNEL_MODULES_WANTED)" ]; then
 		if ! f2k_build_base_initramfs "$rel"; then
 			KERNEL_UNAVAILABLE="building the initramfs for $rel failed"
 			flock -u "$lockfd"; exec {lockfd}>&-
 			return 1
 		fi
-		touch "$KERNEL_DIR/.ready"
+		echo $KERNEL_MODULES_WANTED >"$KERNEL_DIR/.ready"
 	fi
 	flock -u "$lockfd"; exec {lockfd}>&-
 	KERNEL_RELEASE=$rel
