@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_read.c - the read API on images in memory made by our mkfs writer:
+ * superblock and checkpoint selection (with damaged copies), NAT and SIT
+ * lookups and walks, SSA, node and inode reads and their error reasons.
+ * With an image path argument it only opens it and checks the counts
+ * (used by tests/dump/read.bats on reference-mkfs images).
+ */
+#include <string.h>
+#include <sys/stat.h>
+#include "f2/errors.h"
+#include "f2/fs.h"
+#include "f2/io.h"
+#include "f2/mkfs.h"
+#include "unit.h"
+
+struct counts {
+	uint64_t nodes, inodes, vblocks;
+};
+
+static int count_nat(void *ctx, const struct f2_nat_info *ni)
+{
+	struct counts *c = ctx;
+
+	if (ni->nid > F2_META_INO && ni->blkaddr) {
+		c->nodes++;
+		if (ni->nid == ni->ino)
+			c->inodes++;
+	}
+	return 0;
+}
+
+static int count_sit(void *ctx, const struct f2_sit_info *si)
+{
+	((struct counts *)ctx)->vblocks += si->vblocks;
+	return 0;
+}
+
+static void check_counts(struct f2_fs *fs)
+{
+	struct counts c = { 0 };
+	struct f2_inode_ref ir;
+
+	CHECK_EQ(f2_nat_iter(fs, count_nat, &c), 0);
+	CHECK_EQ(f2_sit_iter(fs, count_sit, &c), 0);
+	CHECK_EQ(c.nodes, f2_le32(fs->cp->valid_node_count));
+	CHECK_EQ(c.inodes, f2_le32(fs->cp->valid_inode_count));
+	CHECK_EQ(c.vblocks, f2_le64(fs->cp->valid_block_count));
+	CHECK_EQ(f2_inode_read(fs, F2_ROOT_INO, &ir), 0);
+	CHECK(S_ISDIR(ir.mode));
+}
+
+static struct f2_io *make_image(uint64_t bytes, uint32_t features)
+{
+	struct f2_mkfs_opts o;
+	struct f2_geom g;
+	struct f2_super sb;
+	struct f2_io *io;
+
+	memset(&o, 0, sizeof(o));
+	o.geom.sector_size = 512;
+	o.geom.ndevs = 1;
+	o.geom.devs[0].total_sectors = bytes / 512;
+	o.geom.segs_per_sec = 1;
+	o.geom.secs_per_zone = 1;
+	o.geom.features = features;
+	o.sb.features = features;
+	o.timestamp = 1000;
+	o.cp_ver = 7;
+	memset(o.sb.uuid, 0x5a, 16);
+	if (f2_geometry_compute(&o.geom, &g, NULL) || f2_io_open_mem(bytes, &io))
+		return NULL;
+	if (f2_mkfs_write(io, &o, &g, &sb, NULL, NULL)) {
+		f2_io_close(io);
+		return NULL;
+	}
+	return io;
+}
+
+static void flip_byte(struct f2_io *io, uint64_t off)
+{
+	uint8_t b;
+
+	f2_io_read(io, off, &b, 1);
+	b ^= 0xff;
+	f2_io_write(io, off, &b, 1);
+}
+
+static void test_basic(void)
+{
+	struct f2_io *io = make_image(256ull << 20, F2_FEAT_EXTRA_ATTR | F2_FEAT_INODE_CHKSUM |
+				      F2_FEAT_FLEX_INLINE_XATTR | F2_FEAT_SB_CHKSUM);
+	struct f2_fs *fs;
+	struct f2_nat_info ni;
+	struct f2_inode_ref ir;
+	struct f2_node node;
+	struct f2_summary_block sum;
+	int from_cp;
+	uint32_t cp1;
+
+	CHECK(io != NULL);
+	if (!io)
+		return;
+	CHECK_EQ(f2_fs_open_io(io, NULL, &fs), 0);
+	CHECK_EQ(fs->sb_which, 0);
+	check_counts(fs);
+	CHECK_EQ(f2_nat_lookup(fs, F2_ROOT_INO, &ni), 0);
+	CHECK_EQ(ni.ino, F2_ROOT_INO);
+	CHECK(f2_fs_in_main(fs, ni.blkaddr));
+	CHECK_EQ(f2_inode_read(fs, F2_ROOT_INO, &ir), 0);
+	CHECK_EQ(ir.csum_ok, 1);
+	CHECK_EQ(f2_nat_lookup(fs, fs->max_nid, &ni), F2_ERANGE);
+	CHECK(strstr(fs->why, "beyond the NAT") != NULL);
+	CHECK_EQ(f2_node_read(fs, 100, 0, &node, NULL), -2);	/* free nid */
+	CHECK(strstr(fs->why, "nid 100") != NULL);
+	CHECK_EQ(f2_ssa_read(fs, fs->curseg[F2_CURSEG_HOT_NODE].segno, &sum, &from_cp), 0);
+	CHECK_EQ(from_cp, 1);
+	CHECK_EQ(f2_le32(sum.entries[0].nid), F2_ROOT_INO);
+	CHECK_EQ(f2_ssa_read(fs, fs->main_segs, &sum, &from_cp), F2_ERANGE);
+	cp1 = fs->packs[0].start;
+	CHECK(fs->packs[0].valid);
+	f2_fs_close(fs);
+
+	/* primary superblock damaged: the backup is used, the reason kept */
+	flip_byte(io, F2_SUPER_OFFSET + 0x50);
+	CHECK_EQ(f2_fs_open_io(io, NULL, &fs), 0);
+	CHECK_EQ(fs->sb_which, 1);
+	CHECK(strstr(fs->sb_why[0], "checksum") != NULL);
+	f2_fs_close(fs);
+	flip_byte(io, F2_BLKSIZE + F2_SUPER_OFFSET + 0x50);
+	CHECK(f2_fs_open_io(io, NULL, &fs) != 0);
+	CHECK(strstr(fs->why, "no valid superblock") != NULL);
+	f2_fs_close(fs);
+	flip_byte(io, F2_SUPER_OFFSET + 0x50);
+
+	/* the valid pack damaged: the other one (if valid) or none */
+	CHECK_EQ(f2_fs_open_io(io, NULL, &fs), 0);
+	int used = fs->cp_pack, other_valid = fs->packs[!used].valid;
+	uint32_t start = fs->packs[used].start;
+	f2_fs_close(fs);
+	(void)cp1;
+	flip_byte(io, (uint64_t)start * F2_BLKSIZE + 8);
+	int err = f2_fs_open_io(io, NULL, &fs);
+	if (other_valid) {
+		CHECK_EQ(err, 0);
+		CHECK_EQ(fs->cp_pack, !used);
+	} else {
+		CHECK_EQ(err, F2_ENOCP);
+		CHECK(strstr(fs->why, "checksum mismatch") != NULL);
+	}
+	f2_fs_close(fs);
+	f2_io_close(io);
+}
+
+static void test_image(const char *path)
+{
+	struct f2_fs *fs;
+	int err = f2_fs_open(path, NULL, &fs);
+
+	if (err)
+		fprintf(stderr, "%s: %s\n", path, fs->why);
+	CHECK_EQ(err, 0);
+	if (!err)
+		check_counts(fs);
+	f2_fs_close(fs);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1) {
+		for (int i = 1; i < argc; i++)
+			test_image(argv[i]);
+	} else {
+		test_basic();
+	}
+	UNIT_DONE();
+}
