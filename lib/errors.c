@@ -20,6 +20,8 @@ static const struct {
 	{ F2_ENOSPC, "no space left" },
 	{ F2_EBADLOG, "malformed write log" },
 	{ F2_ENOCP, "no valid checkpoint" },
+	{ F2_EENCRYPTED, "file is encrypted" },
+	{ F2_ECOMPRESS, "compressed cluster is corrupt" },
 };
 
 const char *f2_strerror(int err)

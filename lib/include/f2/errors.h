@@ -24,6 +24,8 @@ enum f2_error {
 	F2_ENOSPC = -1010,	/* no free segment / nid / block */
 	F2_EBADLOG = -1011,	/* malformed write log */
 	F2_ENOCP = -1012,	/* no valid checkpoint pack */
+	F2_EENCRYPTED = -1013,	/* contents are encrypted (no key in userspace) */
+	F2_ECOMPRESS = -1014,	/* a compressed cluster does not decompress */
 };
 
 /* Text for a negative error code (errno or F2_E*); never NULL. */
