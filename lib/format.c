@@ -290,7 +290,7 @@ static int write_cp_pack(struct fmt *f, int pack, uint64_t ver, uint32_t flags,
 	f2_set_le64(cp->valid_block_count, f->inodes + f->dblocks);
 	f2_set_le32(cp->rsvd_segment_count, g->reserved_segments);
 	f2_set_le32(cp->overprov_segment_count, g->overprov_segments);
-	f2_set_le32(cp->free_segment_count, g->segment_count_main - F2_NR_CURSEG);
+	f2_set_le32(cp->free_segment_count, g->usable_segments - F2_NR_CURSEG);
 	for (int i = 0; i < 8; i++) {
 		f2_set_le32(cp->cur_node_segno[i], i < 3 ? g->cur_seg[F2_CURSEG_HOT_NODE + i] :
 			    F2_NULL_SEGNO);
@@ -387,8 +387,11 @@ int f2_mkfs_write(struct f2_io *io, const struct f2_mkfs_opts *o,
 	if ((err = f2_io_zero(io, (uint64_t)g->cp_blkaddr * F2_BLKSIZE,
 			      (uint64_t)(g->ssa_blkaddr - g->cp_blkaddr) * F2_BLKSIZE)))
 		goto out;
-	/* a stale fsync chain must not be rolled forward: clear its head */
-	if ((err = f2_io_write_block(io, g->main_blkaddr + (uint64_t)
+	/* a stale fsync chain must not be rolled forward: clear its head
+	 * (zoned volumes need not: their zones were reset, and a write there
+	 * would move the zone's write pointer past the log's start) */
+	if (!o->geom.zoned &&
+	    (err = f2_io_write_block(io, g->main_blkaddr + (uint64_t)
 				     g->cur_seg[F2_CURSEG_WARM_NODE] * F2_BLKS_PER_SEG, zero)))
 		goto out;
 

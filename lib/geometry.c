@@ -37,7 +37,13 @@ static double reserved_for(double ovp, uint32_t segs_per_sec)
 	return (2 * (100 / ovp + 1) + F2_NR_CURSEG) * segs_per_sec;
 }
 
-static double best_overprovision(uint32_t main_segs, uint32_t segs_per_sec)
+/*
+ * main_segs picks the range of candidates; the space is computed over the
+ * usable segments, reserving in units of the average usable segments of a
+ * section (segs_per_sec unless zone capacities cut sections short).
+ */
+static double best_overprovision(uint32_t main_segs, uint32_t usable,
+				 uint32_t segs_per_sec)
 {
 	double cand, end, step, best = 0, best_space = 0;
 
@@ -52,8 +58,8 @@ static double best_overprovision(uint32_t main_segs, uint32_t segs_per_sec)
 	}
 	for (; cand <= end; cand += step) {
 		double rsvd = reserved_for(cand, segs_per_sec);
-		double ovp = (main_segs - rsvd) * cand / 100;
-		double space = main_segs - rsvd - ovp;
+		double ovp = (usable - rsvd) * cand / 100;
+		double space = usable - rsvd - ovp;
 
 		if (best_space < space) {
 			best_space = space;
@@ -130,7 +136,8 @@ int f2_geometry_compute(const struct f2_geom_params *p, struct f2_geom *g,
 	uint32_t segs_per_zone, zone_bytes, sectors_per_blk;
 	uint64_t total_sectors = 0, zone_align, total_segments = 0;
 	uint64_t blocks_for_nat, meta_segs, meta_zones;
-	uint32_t sit_segs, max_sit_bitmap, max_nat_bitmap;
+	uint32_t sit_segs, max_sit_bitmap, max_nat_bitmap, usable_per_sec;
+	uint64_t usable;
 
 	memset(g, 0, sizeof(*g));
 	if (p->sector_size < 512 || p->sector_size > F2_BLKSIZE ||
@@ -253,24 +260,49 @@ int f2_geometry_compute(const struct f2_geom_params *p, struct f2_geom *g,
 		return fail(why, "fewer than 7 zones left for the main area: "
 			    "use smaller sections or zones", F2_ETOOSMALL);
 
+	/* with -c, zoned devices after the first must hold no metadata */
+	for (uint32_t i = 1; p->zoned && i < p->ndevs; i++)
+		if (p->devs[i].zoned && g->dev_start_blkaddr[i] < g->main_blkaddr)
+			return fail(why, "the first device is too small to hold the metadata "
+				    "outside the zoned devices", F2_ETOOSMALL);
+
 	g->total_zones = (uint32_t)(g->segment_count / segs_per_zone - meta_zones);
 	g->section_count = g->total_zones * p->secs_per_zone;
 	g->segment_count_main = g->section_count * p->segs_per_sec;
 
+	/*
+	 * Usable segments, counted the way the reference does: every segment
+	 * of each regular device (including a tail that does not fill a zone)
+	 * and, on host-managed devices, the segments below each zone's
+	 * capacity, less the metadata.  Reserve and overprovision use them,
+	 * with the reserve in units of their average per section.
+	 */
+	usable = 0;
+	for (uint32_t i = 0; i < p->ndevs; i++)
+		usable += p->devs[i].host_managed ? p->devs[i].zone_usable_segs :
+			  g->dev_total_segments[i];
+	meta_segs = (g->main_blkaddr - g->segment0_blkaddr) / blks_per_seg;
+	if (usable <= meta_segs + F2_NR_CURSEG || usable - meta_segs > 0xFFFFFFFFull)
+		return fail(why, "zone capacities leave no usable main area", F2_ETOOSMALL);
+	g->usable_segments = (uint32_t)(usable - meta_segs);
+	usable_per_sec = (uint32_t)div_up(g->usable_segments, g->section_count);
+
 	g->overprovision = p->overprovision > 0 ? p->overprovision :
-			   best_overprovision(g->segment_count_main, p->segs_per_sec);
+			   best_overprovision(g->segment_count_main, g->usable_segments,
+					      usable_per_sec);
 	if (g->overprovision <= 0)
 		return fail(why, "no overprovision ratio fits this device", F2_ETOOSMALL);
-	g->reserved_segments = (uint32_t)reserved_for(g->overprovision, p->segs_per_sec);
+	g->reserved_segments = (uint32_t)reserved_for(g->overprovision, usable_per_sec);
 	if (g->segment_count_main < F2_NR_CURSEG ||
-	    g->segment_count_main - F2_NR_CURSEG < g->reserved_segments)
+	    g->segment_count_main - F2_NR_CURSEG < g->reserved_segments ||
+	    g->usable_segments <= g->reserved_segments)
 		return fail(why, "the main area is smaller than the GC reserve", F2_ETOOSMALL);
-	g->overprov_segments = (uint32_t)((g->segment_count_main - g->reserved_segments) *
+	g->overprov_segments = (uint32_t)((g->usable_segments - g->reserved_segments) *
 					  g->overprovision / 100);
 	g->overprov_segments += g->reserved_segments;
-	if (g->segment_count_main <= g->overprov_segments)
+	if (g->usable_segments <= g->overprov_segments)
 		return fail(why, "overprovisioning leaves no space for data", F2_ETOOSMALL);
-	g->user_block_count = (uint64_t)(g->segment_count_main - g->overprov_segments) *
+	g->user_block_count = (uint64_t)(g->usable_segments - g->overprov_segments) *
 			      blks_per_seg;
 
 	place_logs(p, g, segs_per_zone);

@@ -15,7 +15,10 @@
 struct f2_geom_device {
 	uint64_t total_sectors;		/* in units of sector_size */
 	uint32_t nr_rnd_zones;		/* zoned: conventional zones at the start */
+	int zoned;			/* host-aware or host-managed device */
 	int host_managed;		/* zoned: sequential-write-required zones */
+	uint64_t zone_usable_segs;	/* host-managed: segments starting below
+					 * each zone's capacity, summed over zones */
 };
 
 struct f2_geom_params {
@@ -49,6 +52,9 @@ struct f2_geom {
 	double overprovision;		/* the ratio used, percent */
 	uint32_t reserved_segments;
 	uint32_t overprov_segments;	/* includes reserved, as in the cp */
+	uint32_t usable_segments;	/* main segments data can be written to:
+					 * below zone capacities; as the reference
+					 * counts them (whole devices, see .c) */
 	uint64_t user_block_count;
 	uint32_t sit_bitmap_bytes;	/* one copy's version bitmap in the cp */
 	uint32_t nat_bitmap_bytes;
