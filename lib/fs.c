@@ -186,6 +186,10 @@ int f2_fs_open_io(struct f2_io *io, const struct f2_fs_opts *o, struct f2_fs **o
 	if (err)
 		return err;
 	fs->io = io;
+	if (o) {
+		fs->warn = o->warn;
+		fs->warn_ctx = o->warn_ctx;
+	}
 	err = pick_sb(fs, 0);
 	if (!err) {
 		derive_geometry(fs);
@@ -258,6 +262,10 @@ int f2_fs_open(const char *path, const struct f2_fs_opts *o, struct f2_fs **out)
 		return f2_fs_fail(fs, err, "%s: %s", path, f2_strerror(err));
 	fs->io = io;
 	fs->own_io = 1;
+	if (o) {
+		fs->warn = o->warn;
+		fs->warn_ctx = o->warn_ctx;
+	}
 	err = pick_sb(fs, 0);
 	if (err)
 		return err;

@@ -36,7 +36,7 @@ struct f2_fs_opts {
 	uint32_t ndevs;
 	int sb_only;		/* stop after the superblock (no checkpoint) */
 	int force_pack;		/* 1 or 2: use that cp pack if valid; 0 = newest */
-	f2_warn_fn warn;	/* non-fatal findings while opening, may be NULL */
+	f2_warn_fn warn;	/* non-fatal findings (opening, skipped entries), may be NULL */
 	void *warn_ctx;
 };
 
@@ -98,6 +98,8 @@ struct f2_fs {
 	struct f2_curseg_info curseg[F2_NR_CURSEG];
 
 	char why[F2_WHY_LEN];		/* reason for the last failure */
+	f2_warn_fn warn;		/* from the open options, may be NULL */
+	void *warn_ctx;
 
 	/* one-block caches for NAT/SIT iteration (internal) */
 	uint64_t nat_cache_addr, sit_cache_addr;

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * f2/file.h - reading files, directories, symlinks and xattrs of an
+ * opened file system (f2/fs.h).
+ *
+ * f2_file walks an inode's node tree (direct, indirect, double and triple
+ * indirect) with a small cache of one node per level, checking that every
+ * node belongs to the inode and sits at the node offset its position
+ * implies, so a node pointing to itself or to another file's node is an
+ * error naming the nid, never a loop.  Holes read as zeroes; inline data
+ * and compressed clusters (lz4, zstd, lzo, lzo-rle) are handled; encrypted
+ * contents give F2_EENCRYPTED.
+ */
+#ifndef F2_FILE_H
+#define F2_FILE_H
+#include <stdint.h>
+#include <stddef.h>
+#include "f2/fs.h"
+
+struct f2_file {
+	struct f2_fs *fs;
+	struct f2_inode_ref ir;
+	/* node cache: 2 = direct node, 1 = indirect, 0 = double indirect */
+	uint32_t cnid[3];
+	struct f2_node cnode[3];
+	/* last decompressed cluster */
+	uint8_t *cluster;
+	uint64_t cluster_idx;		/* UINT64_MAX when empty */
+	uint8_t *cbuf;			/* compressed input */
+};
+
+/* Open ino (reads and checks the inode); close frees the caches. */
+int f2_file_open(struct f2_fs *fs, uint32_t ino, struct f2_file **out);
+/* Same from an inode already read. */
+int f2_file_open_ref(struct f2_fs *fs, const struct f2_inode_ref *ir, struct f2_file **out);
+void f2_file_close(struct f2_file *f);
+
+/* Blocks addressed per direct node (1018, less for cluster alignment). */
+uint32_t f2_file_addrs_per_block(const struct f2_file *f);
+/*
+ * Map file block fofs to a raw address (0 hole, F2_NEW_ADDR reserved,
+ * F2_COMPRESS_ADDR cluster head, else a main-area block, checked).
+ * When the hole is a missing node, *skip (if not NULL) gets the number of
+ * blocks from fofs that the missing node would have covered (>= 1).
+ */
+int f2_file_map(struct f2_file *f, uint64_t fofs, uint32_t *addr, uint64_t *skip);
+/*
+ * Read file block fofs into buf (4096 bytes; zeroes past EOF or in holes);
+ * *hole (may be NULL) is set when the block is a hole.  Decompresses
+ * clusters as needed.
+ */
+int f2_file_read_block(struct f2_file *f, uint64_t fofs, void *buf, int *hole);
+/* Read len bytes at off; returns the count read (short at EOF) or < 0. */
+long f2_file_pread(struct f2_file *f, uint64_t off, void *buf, size_t len);
+/*
+ * Next file block >= fofs that may hold data, skipping whole missing
+ * nodes; returns the size in blocks when there is none.
+ */
+uint64_t f2_file_next_data(struct f2_file *f, uint64_t fofs);
+
+/* Decompress one cluster (compress.c): algo enum f2_compress_algo. */
+int f2_decompress(int algo, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len,
+		  size_t *out_used);
+/* Which algorithms this build can decompress (bitmask of 1 << algo). */
+unsigned f2_decompress_supported(void);
+
+/* ---- directories ------------------------------------------------------ */
+struct f2_dirent {
+	uint32_t ino;
+	uint32_t hash;
+	uint8_t type;			/* enum f2_ftype */
+	uint16_t name_len;		/* 1 .. 255 */
+	uint8_t name[F2_NAME_LEN + 1];	/* NUL terminated (may contain '/') */
+	uint64_t block;			/* directory block (UINT64_MAX inline) */
+	uint32_t slot;
+};
+
+/*
+ * Every entry of directory ir (inline or in blocks), "." and ".." included
+ * as stored.  Malformed entries (zero or oversize names, slots past the
+ * block, ino beyond the NAT) are skipped and counted; the walk then ends
+ * with F2_ECORRUPT and fs->why describing the last one (fn saw every good
+ * entry).  A non-zero return from fn stops the walk and is returned.
+ */
+int f2_dir_iter(struct f2_fs *fs, const struct f2_inode_ref *dir,
+		int (*fn)(void *ctx, const struct f2_dirent *d), void *ctx);
+/* Find name in dir by its hash bucket (linear scan for casefolded or
+ * encrypted directories); -ENOENT when absent. */
+int f2_dir_lookup(struct f2_fs *fs, const struct f2_inode_ref *dir,
+		  const uint8_t *name, size_t len, struct f2_dirent *out);
+/*
+ * Resolve an absolute path ("/", "/a/b") from the root without following
+ * symlinks; -ENOTDIR when a component is not a directory.  *ir gets the
+ * inode of the last component.
+ */
+int f2_path_lookup(struct f2_fs *fs, const char *path, struct f2_inode_ref *ir);
+
+/* Inline dentry geometry for an inline area of bytes bytes. */
+struct f2_inline_dentry_geom {
+	uint32_t nr, bitmap_size, reserved;
+	uint32_t dentry_off, name_off;	/* byte offsets in the area */
+};
+void f2_inline_dentry_geom(uint32_t bytes, struct f2_inline_dentry_geom *g);
+
+/* ---- symlinks ----------------------------------------------------------- */
+/* Link target into buf (NUL terminated); F2_ERANGE if it does not fit or
+ * the size is absurd, F2_EENCRYPTED for encrypted links. */
+int f2_symlink_read(struct f2_fs *fs, const struct f2_inode_ref *ir, char *buf, size_t size);
+
+/* ---- xattrs ------------------------------------------------------------- */
+struct f2_xattr {
+	uint8_t index;			/* enum f2_xattr_index */
+	uint8_t name_len;
+	uint16_t value_len;
+	const char *name;		/* not NUL terminated */
+	const uint8_t *value;
+};
+/* Prefix of an index ("user.", "trusted.", ...) or NULL if not exported. */
+const char *f2_xattr_prefix(uint8_t index);
+/*
+ * Every xattr of ir: the inline area first, then the xattr node.  Entries
+ * crossing the end of the area are F2_ECORRUPT (fn saw those before).
+ */
+int f2_xattr_iter(struct f2_fs *fs, const struct f2_inode_ref *ir,
+		  int (*fn)(void *ctx, const struct f2_xattr *x), void *ctx);
+
+#endif /* F2_FILE_H */
