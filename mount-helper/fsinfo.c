@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fsinfo.c - mount.f2fs: the checks made on the volume before mount(2):
- * the superblock (through the library's reader and verifier), the state
- * of the newest valid checkpoint pack, and the features the running
- * kernel offers.
- *
- * The checkpoint reader here is deliberately small (head and tail block
- * of each pack: crc, matching versions, bounded pack size) because it only
- * needs ckpt_flags; the engine's full read path (f2/fs.h, f2_fs_open) is
- * the one to use once it is in the library.
+ * the superblock and the newest valid checkpoint pack (both through the
+ * library's read path, f2_fs_open), and the features the running kernel
+ * offers.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -16,10 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "f2/crc.h"
 #include "f2/errors.h"
 #include "f2/format.h"
-#include "f2/io.h"
+#include "f2/fs.h"
 #include "f2/sb.h"
 #include "fsinfo.h"
 
@@ -46,93 +40,43 @@ static const struct {
 	{ F2_FEAT_RO, "readonly" },
 };
 
-/* One pack: 0 with version and flags, or a negative code with why set. */
-static int read_pack(struct f2_io *io, uint64_t start, uint64_t *ver, uint32_t *flags,
-		     char *why, size_t wl)
-{
-	uint8_t head[F2_BLKSIZE], tail[F2_BLKSIZE];
-	const struct f2_checkpoint *cp = (const void *)head;
-	const struct f2_checkpoint *ct = (const void *)tail;
-	uint32_t off, total;
-	int err;
-
-	err = f2_io_read_block(io, start, head);
-	if (err) {
-		snprintf(why, wl, "checkpoint block %llu: %s", (unsigned long long)start,
-			 f2_strerror(err));
-		return err;
-	}
-	off = f2_le32(cp->checksum_offset);
-	if (!f2_cp_crc_ok(head, off)) {
-		snprintf(why, wl, "checkpoint block %llu: bad checksum", (unsigned long long)start);
-		return F2_EBADCRC;
-	}
-	total = f2_le32(cp->cp_pack_total_block_count);
-	if (total < 2 || total > F2_BLKS_PER_SEG) {
-		snprintf(why, wl, "checkpoint block %llu: pack of %u blocks",
-			 (unsigned long long)start, total);
-		return F2_ERANGE;
-	}
-	err = f2_io_read_block(io, start + total - 1, tail);
-	if (err) {
-		snprintf(why, wl, "checkpoint block %llu: %s",
-			 (unsigned long long)(start + total - 1), f2_strerror(err));
-		return err;
-	}
-	if (!f2_cp_crc_ok(tail, f2_le32(ct->checksum_offset)) ||
-	    f2_le64(ct->checkpoint_ver) != f2_le64(cp->checkpoint_ver)) {
-		snprintf(why, wl, "checkpoint block %llu: tail does not match its head",
-			 (unsigned long long)(start + total - 1));
-		return F2_ECORRUPT;
-	}
-	*ver = f2_le64(cp->checkpoint_ver);
-	*flags = f2_le32(cp->ckpt_flags);
-	return 0;
-}
-
 int mh_fsinfo_read(const char *path, struct mh_fsinfo *fi, char *why, size_t wl)
 {
-	struct f2_super sb;
-	struct f2_io *io;
-	char r[256] = "";
+	struct f2_fs_opts sb_only = { .sb_only = 1 };
+	struct f2_fs *fs = NULL;
 	int err;
 
 	memset(fi, 0, sizeof(*fi));
-	err = f2_io_open(path, F2_IO_RDONLY, &io);
-	if (err) {
-		snprintf(why, wl, "cannot open %s: %s", path, f2_strerror(err));
-		return -1;
-	}
-	err = f2_sb_read(io, &sb, NULL, r, sizeof(r));
+	err = f2_fs_open(path, &sb_only, &fs);
 	if (err) {
 		if (err == F2_EBADMAGIC)
-			snprintf(why, wl, "%s does not hold an f2fs file system (%s)", path, r);
+			snprintf(why, wl, "%s does not hold an f2fs file system (%s)", path,
+				 fs ? fs->why : f2_strerror(err));
 		else
-			snprintf(why, wl, "%s: bad f2fs superblock: %s", path, r);
-		f2_io_close(io);
+			snprintf(why, wl, "%s: bad f2fs superblock: %s", path,
+				 fs ? fs->why : f2_strerror(err));
+		f2_fs_close(fs);
 		return -1;
 	}
-	fi->features = f2_le32(sb.feature);
+	fi->features = fs->features;
 	{
 		le16 name[F2_MAX_VOLUME_NAME];
 
-		memcpy(name, sb.volume_name, sizeof(name));
+		memcpy(name, fs->sb.volume_name, sizeof(name));
 		f2_utf16le_to_utf8(name, F2_MAX_VOLUME_NAME, fi->label, sizeof(fi->label));
 	}
-	for (int p = 0; p < 2; p++) {
-		uint64_t ver;
-		uint32_t flags;
-		uint64_t start = f2_le32(sb.cp_blkaddr) + (uint64_t)p * F2_BLKS_PER_SEG;
-
-		if (read_pack(io, start, &ver, &flags, r, sizeof(r)))
-			continue;
-		if (!fi->cp_valid || ver > fi->cp_ver) {
-			fi->cp_valid = 1;
-			fi->cp_ver = ver;
-			fi->cp_flags = flags;
-		}
+	f2_fs_close(fs);
+	fs = NULL;
+	/* now with the checkpoint: a failure here is a state, not a refusal */
+	err = f2_fs_open(path, NULL, &fs);
+	if (!err) {
+		fi->cp_valid = 1;
+		fi->cp_flags = fs->cp_flags;
+		fi->cp_ver = fs->cp_ver;
+	} else {
+		snprintf(fi->cp_why, sizeof(fi->cp_why), "%s", fs ? fs->why : f2_strerror(err));
 	}
-	f2_io_close(io);
+	f2_fs_close(fs);
 	fi->clean = fi->cp_valid && (fi->cp_flags & F2_CP_UMOUNT) &&
 		    !(fi->cp_flags & (F2_CP_FSCK | F2_CP_ERROR | F2_CP_QUOTA_NEED_FSCK));
 	return 0;
@@ -141,7 +85,7 @@ int mh_fsinfo_read(const char *path, struct mh_fsinfo *fi, char *why, size_t wl)
 void mh_fsinfo_state(const struct mh_fsinfo *fi, char *buf, size_t len)
 {
 	if (!fi->cp_valid)
-		snprintf(buf, len, "no valid checkpoint");
+		snprintf(buf, len, "unreadable (%s)", fi->cp_why);
 	else if (fi->clean)
 		snprintf(buf, len, "clean");
 	else

@@ -11,6 +11,7 @@ struct mh_fsinfo {
 	int cp_valid;		/* a checkpoint pack passed its checks */
 	uint32_t cp_flags;	/* ckpt_flags of the newest valid pack */
 	uint64_t cp_ver;
+	char cp_why[256];	/* why no checkpoint could be used */
 	int clean;		/* cp_valid, umount flag set, no fsck/error flag */
 };
 

@@ -188,9 +188,13 @@ static int do_mount(const struct mh_cmd *c, struct mh_opts *o)
 	const char *dev;
 	int rc, r;
 
-	if (stat(c->dir, &st) || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "mount.f2fs: mount point %s %s\n", c->dir,
-			errno == ENOENT ? "does not exist" : "is not a directory");
+	if (stat(c->dir, &st)) {
+		fprintf(stderr, "mount.f2fs: mount point %s: %s\n", c->dir,
+			errno == ENOENT ? "does not exist" : strerror(errno));
+		return MH_EX_FAIL;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "mount.f2fs: mount point %s is not a directory\n", c->dir);
 		return MH_EX_FAIL;
 	}
 	if (mh_source_resolve(c->spec, &src, why, sizeof(why))) {
