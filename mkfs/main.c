@@ -15,8 +15,10 @@
 #include "f2/errors.h"
 #include "f2/features.h"
 #include "f2/io.h"
+#include "f2/zoned.h"
 #include "options.h"
 #include "probe.h"
+#include "zoned.h"
 
 static void warn_cb(void *ctx, const char *fmt, ...)
 {
@@ -101,11 +103,8 @@ int main(int argc, char **argv)
 	}
 	if ((c.fs.sb.features & F2_FEAT_CASEFOLD) && !c.fs.sb.encoding)
 		c.fs.sb.encoding = F2_ENC_UTF8_12_1;
-	if (c.fs.geom.zoned) {
-		fprintf(stderr, "mkfs.f2fs: %s: zoned block devices (-m) are not supported yet\n",
-			c.devices[0]);
-		return 1;
-	}
+	if (c.fs.geom.zoned)
+		c.fs.sb.features |= F2_FEAT_BLKZONED;
 	for (uint32_t i = 0; i < c.ndevs; i++) {
 		if (check_device(&c, c.devices[i]))
 			return close_all(devs, i, 1);
@@ -121,6 +120,14 @@ int main(int argc, char **argv)
 	}
 	c.fs.geom.ndevs = c.ndevs;
 	c.fs.geom.sector_size = sector_size_of(c.devices[0]);
+	{
+		uint64_t dev_bytes[F2_MAX_DEVICES];
+
+		for (uint32_t i = 0; i < c.ndevs; i++)
+			dev_bytes[i] = devs[i]->size;
+		if (mkfs_zones_setup(&c, dev_bytes))
+			return close_all(devs, c.ndevs, 1);
+	}
 	bytes = devs[0]->size;
 	if (c.wanted_sectors) {
 		uint64_t unit = c.wanted_sector_size ? c.wanted_sector_size :
@@ -148,6 +155,18 @@ int main(int argc, char **argv)
 			fprintf(stderr, "mkfs.f2fs: cannot join the devices: %s\n", f2_strerror(err));
 			return close_all(devs, c.ndevs, 1);
 		}
+	}
+	if (c.fs.geom.zoned) {
+		/* the tree's blocks reach each sequential zone in write-pointer order */
+		struct f2_io *ordered;
+
+		err = f2_io_open_ordered(io, (uint64_t)g.main_blkaddr * F2_BLKSIZE, &ordered);
+		if (err) {
+			fprintf(stderr, "mkfs.f2fs: %s\n", f2_strerror(err));
+			f2_io_close(io);
+			return 1;
+		}
+		io = ordered;
 	}
 
 	if (c.uuid_text) {

@@ -20,6 +20,7 @@
 #include <linux/fs.h>
 
 #include "f2/errors.h"
+#include "f2/zoned.h"
 #include "io_private.h"
 
 /* Largest single read/write syscall we issue. */
@@ -29,6 +30,7 @@ struct unix_priv {
 	int fd;
 	bool blkdev;
 	bool writable;
+	bool zoned;		/* zoned block device: discard resets zones */
 	uint32_t sector;	/* logical sector size of a block device */
 };
 
@@ -159,7 +161,10 @@ static int unix_discard(struct f2_io *io, uint64_t off, uint64_t len)
 
 	if (ret || !len)
 		return ret;
-	if (u->blkdev) {
+	if (u->zoned) {
+		/* Sequential zones are emptied by a write-pointer reset. */
+		ret = f2_zoned_reset_range(u->fd, off, len, NULL);
+	} else if (u->blkdev) {
 		/* Shrink to whole sectors: discard is only a hint. */
 		uint64_t s = u->sector, end = (off + len) / s * s;
 
@@ -234,6 +239,7 @@ static int probe(int fd, struct unix_priv *u, uint64_t *size)
 	if (ioctl(fd, BLKSSZGET, &sector) || sector <= 0)
 		sector = 512;
 	u->sector = sector;
+	u->zoned = f2_zoned_fd_is_zoned(fd);
 	return 0;
 }
 
