@@ -31,6 +31,9 @@
 #                         (/dev/nvme0n1, host-managed); zone size and
 #                         capacity from KERNEL_ZONE_SIZE / KERNEL_ZONE_CAP
 #                         (default 64M / same as the size)
+#   KERNEL_ZONED2=ZIMG    with KERNEL_ZONED: a second zoned namespace
+#                         (/dev/nvme0n2, same zone size, capacity
+#                         KERNEL_ZONE_CAP2); the guest script waits for it
 #   KERNEL_TIMEOUT        host-side limit in seconds (default 600)
 #   KERNEL_MEM KERNEL_SMP guest memory (default 1G) and CPUs (default 2)
 #   KERNEL_RUN_DIR        where logs and the per-run initramfs go
@@ -339,6 +342,10 @@ kernel_run() {
 			-drive "file=$KERNEL_ZONED,id=zns0,format=raw,if=none,cache=unsafe"
 			-device "nvme-ns,drive=zns0,bus=nvme0,nsid=1,zoned=true,zoned.zone_size=$zs,zoned.zone_capacity=$zc")
 		zoned=1
+		if [ -n "${KERNEL_ZONED2:-}" ]; then
+			drives+=(-drive "file=$KERNEL_ZONED2,id=zns1,format=raw,if=none,cache=unsafe"
+				-device "nvme-ns,drive=zns1,bus=nvme0,nsid=2,zoned=true,zoned.zone_size=$zs,zoned.zone_capacity=${KERNEL_ZONE_CAP2:-$zs}")
+		fi
 	fi
 
 	t0=$(date +%s.%N)
