@@ -1,0 +1,147 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Guest side of tests/kernel/mount.bats (busybox sh).  util-linux mount(8)
+# is staged as /bin/ulmount (so the /init's own busybox mounts are not
+# disturbed), our helper as /bin/mount.f2fs with a /sbin/mount.f2fs link
+# where mount(8) looks for helpers, a stub fsck as /bin/fsck.f2fs (next to
+# the helper, where it looks first), loop.ko as /guest/loop.ko.
+# /dev/vda: good f2fs (label and UUID in /guest/ids), /dev/vdb: f2fs with
+# a bad superblock.  Prints "<check> <fact>" lines, then DONE.
+
+read -r UUID LABEL </guest/ids
+mkdir -p /run/mount /etc
+ln -s /bin/mount.f2fs /sbin/mount.f2fs
+insmod /guest/loop.ko 2>/dev/null || grep -q '^loop ' /proc/modules ||
+	echo "setup insmod loop failed"
+[ -c /dev/loop-control ] && echo "setup loop-control ok"
+
+mounted() { grep -q " /mnt " /proc/mounts; }
+# attached loop devices, one "loopN:file" per line
+loops() {
+	for b in /sys/block/loop*/loop/backing_file; do
+		[ -r "$b" ] && echo "$(basename "$(dirname "$(dirname "$b")")"):$(cat "$b")"
+	done
+}
+# run: CHECK CMD... - "CHECK rc=N", output kept in /tmp/CHECK.out
+run() {
+	local name=$1
+	shift
+	"$@" >"/tmp/$name.out" 2>&1
+	echo "$name rc=$?"
+}
+has() { grep -q -- "$2" "/tmp/$1.out" && echo "$1 says $3"; }
+unmount() { umount /mnt 2>/dev/null; mounted && echo "$1 still mounted"; }
+
+echo "features $(ls /sys/fs/f2fs/features 2>/dev/null | tr '\n' ',')"
+
+# 1. a device, through mount(8)
+run dev ulmount -v -t f2fs /dev/vda /mnt
+has dev "mount.f2fs: mounted /dev/vda on /mnt" helper
+grep -q "^/dev/vda /mnt f2fs " /proc/mounts && echo "dev in-proc-mounts"
+grep -q "not readable" /tmp/dev.out || echo "dev kernel-features-read"
+echo hello >/mnt/hello && sync && echo "dev write ok"
+unmount dev
+
+# 2. UUID= and LABEL=: through mount(8) and given to the helper itself
+run uuid ulmount -v -t f2fs "UUID=$UUID" /mnt
+has uuid "mount.f2fs: mounted /dev/vda on /mnt" helper
+grep -q "^/dev/vda /mnt f2fs " /proc/mounts && echo "uuid in-proc-mounts"
+unmount uuid
+run uuidh mount.f2fs -v "UUID=$UUID" /mnt
+has uuidh "UUID=$UUID is /dev/vda" resolved
+grep -q "^/dev/vda /mnt f2fs " /proc/mounts && echo "uuidh in-proc-mounts"
+unmount uuidh
+run label ulmount -v -t f2fs "LABEL=$LABEL" /mnt
+grep -q "^/dev/vda /mnt f2fs " /proc/mounts && echo "label in-proc-mounts"
+unmount label
+run labelh mount.f2fs -v "LABEL=$LABEL" /mnt
+has labelh "LABEL=$LABEL is /dev/vda" resolved
+grep -q "^/dev/vda /mnt f2fs " /proc/mounts && echo "labelh in-proc-mounts"
+unmount labelh
+
+# 3. options pass through: ro (a flag) and f2fs options (data)
+run ro ulmount -t f2fs -o ro,noatime,background_gc=off /dev/vda /mnt
+line=$(grep " /mnt " /proc/mounts)
+echo "ro line $line"
+case "$line" in *" f2fs ro,"*) echo "ro is-ro" ;; esac
+case "$line" in *noatime*) echo "ro noatime" ;; esac
+case "$line" in *background_gc=off*) echo "ro background_gc=off" ;; esac
+touch /mnt/x 2>/dev/null || echo "ro write refused"
+unmount ro
+
+# 4. refusals: unknown option, bad superblock; nothing mounted
+run badopt ulmount -t f2fs -o noatime,bogus_opt /dev/vda /mnt
+has badopt "unknown option 'bogus_opt'" named
+mounted || echo "badopt nothing-mounted"
+run badsb ulmount -t f2fs /dev/vdb /mnt
+has badsb "bad f2fs superblock" reason
+mounted || echo "badsb nothing-mounted"
+run badsbh mount.f2fs /dev/vdb /mnt
+mounted || echo "badsbh nothing-mounted"
+
+# 5. an image file in the guest's tmpfs
+truncate -s 64M /tmp/img.f2fs
+mkfs.f2fs -q -l imglabel /tmp/img.f2fs >/tmp/mkfs.out 2>&1 || echo "img mkfs failed"
+run img mount.f2fs -v /tmp/img.f2fs /mnt
+has img "attached /tmp/img.f2fs to /dev/loop" attached
+dev=$(awk '$2 == "/mnt" { print $1 }' /proc/mounts)
+case "$dev" in /dev/loop*) echo "img on-loop" ;; esac
+echo imgdata >/mnt/f && sync
+loops | grep -q ":/tmp/img.f2fs$" && echo "img loop-attached"
+unmount img
+loops | grep -q ":/tmp/img.f2fs$" || echo "img loop-released-after-umount"
+run imgm ulmount -v -t f2fs /tmp/img.f2fs /mnt
+grep -q "^/dev/loop[0-9]* /mnt f2fs " /proc/mounts && echo "imgm on-loop"
+has imgm "mount.f2fs: mounted" helper
+# for the record: what mount(8) handed the helper (a file or its own loop)
+echo "imgm helper-saw $(grep -E 'attached|mount\(' /tmp/imgm.out | tr '\n' ' ')"
+[ "$(cat /mnt/f 2>/dev/null)" = imgdata ] && echo "imgm data ok"
+unmount imgm
+sleep 1
+loops | grep -q ":/tmp/img.f2fs$" || echo "imgm loop-released-after-umount"
+
+# 6. the loop device is released when mount(2) fails (norecovery needs ro)
+run loopfail mount.f2fs -v -o norecovery /tmp/img.f2fs /mnt
+has loopfail "attached /tmp/img.f2fs to /dev/loop" attached
+has loopfail "detaching /dev/loop" detaching
+mounted || echo "loopfail nothing-mounted"
+loops | grep -q ":/tmp/img.f2fs$" || echo "loopfail loop-released"
+echo "loopfail loops [$(loops | tr '\n' ' ')]"
+
+# 7. the fsck step, with the stub fsck (/bin/fsck.f2fs logs and exits
+#    with the code in /tmp/fsck.code)
+truncate -s 64M /tmp/d.f2fs
+mkfs.f2fs -q /tmp/d.f2fs >/dev/null 2>&1
+mount.f2fs /tmp/d.f2fs /mnt && echo dirtydata >/mnt/g && sync &&
+	cp /tmp/d.f2fs /tmp/dirty.f2fs && echo "stub made-dirty-copy"
+unmount stub
+run dirtyref mount.f2fs -v -o errors=refuse /tmp/dirty.f2fs /mnt
+has dirtyref "not unmounted cleanly" dirty
+mounted || echo "dirtyref nothing-mounted"
+echo 1 >/tmp/fsck.code
+: >/tmp/fsck.log
+run stubfsck mount.f2fs -v -o fsck /tmp/dirty.f2fs /mnt
+echo "stubfsck log [$(cat /tmp/fsck.log)]"
+mounted && echo "stubfsck mounted"
+[ "$(cat /mnt/g 2>/dev/null)" = dirtydata ] && echo "stubfsck data ok"
+unmount stubfsck
+echo 4 >/tmp/fsck.code
+: >/tmp/fsck.log
+run stubfail mount.f2fs -o fsck /tmp/dirty.f2fs /mnt
+has stubfail "errors left uncorrected; not mounting" refused
+mounted || echo "stubfail nothing-mounted"
+loops | grep -q ":/tmp/dirty.f2fs$" || echo "stubfail no-loop"
+echo 0 >/tmp/fsck.code
+: >/tmp/fsck.log
+run errfsck ulmount -t f2fs -o errors=fsck /dev/vda /mnt
+[ -s /tmp/fsck.log ] || echo "errfsck clean-not-checked"
+unmount errfsck
+
+# 8. /etc/mtab: written when it is a regular file
+: >/etc/mtab
+run mtab mount.f2fs -o noatime /dev/vda /mnt
+echo "mtab [$(cat /etc/mtab)]"
+unmount mtab
+rm -f /etc/mtab
+
+echo "final mounts [$(grep -c ' /mnt ' /proc/mounts)] loops [$(loops | tr '\n' ' ')]"
+echo DONE
