@@ -38,7 +38,8 @@ note() { printf '%s\n' "run.sh: $*"; }
 # The brief's list, plus `mount` (losetup, for the read-only device test).
 deps=(build-essential autoconf automake libtool pkg-config uuid-dev
       libblkid-dev libselinux1-dev bats f2fs-tools qemu-system-x86
-      busybox-static cpio e2fsprogs util-linux mount attr)
+      busybox-static cpio e2fsprogs util-linux mount attr
+      groff-base man-db)
 
 install_deps() {
 	local p missing=()
