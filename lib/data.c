@@ -205,6 +205,8 @@ uint64_t f2_file_next_data(struct f2_file *f, uint64_t fofs)
 {
 	uint64_t blocks = (f->ir.size + F2_BLKSIZE - 1) / F2_BLKSIZE;
 
+	if (f->ir.node.i.i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY))
+		return fofs < blocks ? fofs : blocks;
 	while (fofs < blocks) {
 		uint32_t a;
 		uint64_t skip;

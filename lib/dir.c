@@ -304,6 +304,13 @@ int f2_dir_lookup(struct f2_fs *fs, const struct f2_inode_ref *dir,
 				  dir->ino, (int)len, (const char *)name);
 	}
 	r = lookup_blocks(fs, dir, &q);
+	if (r == -ENOENT) {
+		/* not in its bucket: a writer that hashed differently (sload
+		 * 1.15 keeps bit 31); a full scan still finds it */
+		q.use_hash = 0;
+		r = f2_dir_iter(fs, dir, match, &q);
+		r = r == 1 ? 0 : (r < 0 && r != F2_ECORRUPT) ? r : -ENOENT;
+	}
 	if (r == -ENOENT)
 		return f2_fs_fail(fs, -ENOENT, "directory ino %u has no entry '%.*s'",
 				  dir->ino, (int)len, (const char *)name);

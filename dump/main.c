@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * main.c - dump.f2fs: options (those of f2fs-tools 1.15 plus --json,
+ * --extract, --ls, --stat, -h), opening the image read-only, dispatch.
+ * Exit status: 0 all done, 1 something could not be read (reported on
+ * stderr), 2 usage error or the image cannot be opened.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "f2/errors.h"
+#include "f2/features.h"
+#include "f2/fs.h"
+#include "dump.h"
+#include "fields.h"
+
+#ifndef F2_VERSION_STRING
+#define F2_VERSION_STRING "unknown"
+#endif
+
+struct dump_opts {
+	int debug;
+	int json, human;
+	int have_ino, have_nat, have_sit, have_ssa, have_blk, map;
+	uint64_t ino, blk;
+	uint64_t nat[2], sit[2], ssa[2];
+	const char *ls, *stat;
+	struct extract_opts ex;
+	int extract;
+	const char *image;
+};
+
+void dump_error(struct dump_ctx *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	d->errors++;
+	fprintf(stderr, "%s: ", d->prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void dump_warn(struct dump_ctx *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	d->warnings++;
+	fprintf(stderr, "%s: warning: ", d->prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void open_warn(void *ctx, const char *fmt, ...)
+{
+	struct dump_ctx *d = ctx;
+	va_list ap;
+
+	d->warnings++;
+	fprintf(stderr, "%s: warning: ", d->prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: dump.f2fs [options] device\n"
+"[options]:\n"
+"  -d debug level [default:0]\n"
+"  -i inode no (hex with 0x, else decimal)\n"
+"  -n [NAT dump nid from #1~#2 (decimal), for all 0~-1]\n"
+"  -M show a block map\n"
+"  -s [SIT dump segno from #1~#2 (decimal), for all 0~-1]\n"
+"  -S sparse_mode (accepted, no effect: images are files)\n"
+"  -a [SSA dump segno from #1~#2 (decimal), for all 0~-1]\n"
+"  -b blk_addr (in 4KB)\n"
+"  -V print the version number and exit\n"
+"  -h human-readable sizes (--ls)\n"
+"  --json             JSON output on stdout\n"
+"  --ls PATH          list PATH like ls -l\n"
+"  --stat PATH        show the inode of PATH\n"
+"  --extract PATH --output DIR\n"
+"                     copy PATH (a file or a whole tree) into DIR\n"
+"  --xattrs=user|all|none   xattrs restored by --extract (default user)\n"
+"  --owners / --no-owners   restore owners (default: when run as root)\n"
+"  -v                 list extracted files\n"
+"  --help             this text\n");
+}
+
+/* "a~b" with b = -1 meaning "to the end"; end is exclusive as in f2fs-tools. */
+static int parse_range(const char *s, uint64_t r[2])
+{
+	char *e;
+	long long a, b;
+
+	errno = 0;
+	a = strtoll(s, &e, 10);
+	if (e == s || *e != '~' || a < 0 || errno)
+		return -1;
+	s = e + 1;
+	b = strtoll(s, &e, 10);
+	if (e == s || *e || errno || b < -1)
+		return -1;
+	r[0] = (uint64_t)a;
+	r[1] = b == -1 ? UINT64_MAX : (uint64_t)b;
+	return 0;
+}
+
+static int parse_num(const char *s, uint64_t *v)
+{
+	char *e;
+
+	errno = 0;
+	if (*s == '-')
+		return -1;
+	*v = strtoull(s, &e, !strncmp(s, "0x", 2) || !strncmp(s, "0X", 2) ? 16 : 10);
+	return (e == s || *e || errno) ? -1 : 0;
+}
+
+enum { O_JSON = 256, O_LS, O_STAT, O_EXTRACT, O_OUTPUT, O_XATTRS, O_HELP, O_OWNERS, O_NOOWNERS };
+
+static int parse(int argc, char **argv, struct dump_opts *op)
+{
+	static const struct option lo[] = {
+		{ "json", no_argument, NULL, O_JSON },
+		{ "ls", required_argument, NULL, O_LS },
+		{ "stat", required_argument, NULL, O_STAT },
+		{ "extract", required_argument, NULL, O_EXTRACT },
+		{ "output", required_argument, NULL, O_OUTPUT },
+		{ "xattrs", required_argument, NULL, O_XATTRS },
+		{ "owners", no_argument, NULL, O_OWNERS },
+		{ "no-owners", no_argument, NULL, O_NOOWNERS },
+		{ "help", no_argument, NULL, O_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	op->ex.xattrs = 1;
+	op->ex.owners = geteuid() == 0;
+	while ((c = getopt_long(argc, argv, "d:i:n:Ms:Sa:b:Vhv", lo, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			op->debug = atoi(optarg);
+			break;
+		case 'i':
+			if (parse_num(optarg, &op->ino) || op->ino > UINT32_MAX)
+				goto bad;
+			op->have_ino = 1;
+			break;
+		case 'n':
+			if (parse_range(optarg, op->nat))
+				goto bad;
+			op->have_nat = 1;
+			break;
+		case 's':
+			if (parse_range(optarg, op->sit))
+				goto bad;
+			op->have_sit = 1;
+			break;
+		case 'a':
+			if (parse_range(optarg, op->ssa))
+				goto bad;
+			op->have_ssa = 1;
+			break;
+		case 'b':
+			if (parse_num(optarg, &op->blk))
+				goto bad;
+			op->have_blk = 1;
+			break;
+		case 'M':
+			op->map = 1;
+			break;
+		case 'S':
+			break;
+		case 'V':
+			printf("dump.f2fs %s (f2fs-progs)\n", F2_VERSION_STRING);
+			exit(0);
+		case 'h':
+			op->human = 1;
+			break;
+		case 'v':
+			op->ex.verbose = 1;
+			break;
+		case O_JSON:
+			op->json = 1;
+			break;
+		case O_LS:
+			op->ls = optarg;
+			break;
+		case O_STAT:
+			op->stat = optarg;
+			break;
+		case O_EXTRACT:
+			op->ex.path = optarg;
+			op->extract = 1;
+			break;
+		case O_OUTPUT:
+			op->ex.outdir = optarg;
+			break;
+		case O_XATTRS:
+			if (!strcmp(optarg, "all"))
+				op->ex.xattrs = 2;
+			else if (!strcmp(optarg, "user"))
+				op->ex.xattrs = 1;
+			else if (!strcmp(optarg, "none"))
+				op->ex.xattrs = 0;
+			else
+				goto bad;
+			break;
+		case O_OWNERS:
+			op->ex.owners = 1;
+			break;
+		case O_NOOWNERS:
+			op->ex.owners = 0;
+			break;
+		case O_HELP:
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "dump.f2fs: %s\n", optind >= argc ? "no device given" :
+			"only one device may be given");
+		usage(stderr);
+		return -1;
+	}
+	if (op->extract && !op->ex.outdir) {
+		fprintf(stderr, "dump.f2fs: --extract needs --output DIR\n");
+		return -1;
+	}
+	op->image = argv[optind];
+	return 0;
+bad:
+	fprintf(stderr, "dump.f2fs: invalid argument '%s' for -%c\n", optarg, c < 256 ? c : '-');
+	usage(stderr);
+	return -1;
+}
+
+static void info_lines(struct dump_ctx *d)
+{
+	const struct f2_super *sb = &d->fs->sb;
+	char feats[512];
+
+	if (d->o->json)
+		return;
+	f2_features_format(f2_le32(sb->feature), feats, sizeof(feats));
+	printf("Info: superblock %s\n", d->fs->sb_which ? "backup (primary rejected)" : "primary");
+	printf("Info: superblock features = %x : %s\n", f2_le32(sb->feature), feats);
+	printf("Info: Segments per section = %u\n", f2_le32(sb->segs_per_sec));
+	printf("Info: Sections per zone = %u\n", f2_le32(sb->secs_per_zone));
+	printf("Info: total FS sectors = %" PRIu64 " (%" PRIu64 " MB)\n",
+	       d->fs->block_count << (12 - f2_le32(sb->log_sectorsize)),
+	       d->fs->block_count >> 8);
+	if (d->fs->cp)
+		printf("Info: CKPT version = %" PRIx64 " (pack %d)\n", d->fs->cp_ver,
+		       d->fs->cp_pack + 1);
+}
+
+int main(int argc, char **argv)
+{
+	struct dump_opts op;
+	struct dump_ctx d = { 0 };
+	struct f2_fs_opts fo = { 0 };
+	struct out o;
+	int err;
+
+	memset(&op, 0, sizeof(op));
+	d.prog = "dump.f2fs";
+	if (parse(argc, argv, &op))
+		return 2;
+	fo.warn = open_warn;
+	fo.warn_ctx = &d;
+	err = f2_fs_open(op.image, &fo, &d.fs);
+	if (err && d.fs && d.fs->why[0] && d.fs->block_count && !d.fs->cp &&
+	    (op.debug || op.json) && !op.extract) {
+		/* show the superblock even without a checkpoint */
+		fprintf(stderr, "dump.f2fs: %s: %s\n", op.image, d.fs->why);
+		out_init(&o, stdout, op.json);
+		out_obj_begin(&o, NULL, NULL);
+		print_sb(&o, &d.fs->sb);
+		out_obj_end(&o);
+		out_finish(&o);
+		f2_fs_close(d.fs);
+		return 2;
+	}
+	if (err) {
+		fprintf(stderr, "dump.f2fs: %s: %s\n", op.image,
+			d.fs && d.fs->why[0] ? d.fs->why : f2_strerror(err));
+		f2_fs_close(d.fs);
+		return 2;
+	}
+	out_init(&o, stdout, op.json);
+	o.human = op.human;
+	d.o = &o;
+	out_obj_begin(&o, NULL, NULL);
+	if (!op.ls && !op.stat && !op.extract)
+		info_lines(&d);
+	if (op.json || op.debug >= 1) {
+		print_sb(&o, &d.fs->sb);
+		print_cp(&o, d.fs);
+	}
+	if (op.have_ino)
+		dump_inode(&d, (uint32_t)op.ino);
+	if (op.have_nat)
+		dump_nat(&d, op.nat[0], op.nat[1]);
+	if (op.have_sit)
+		dump_sit(&d, op.sit[0], op.sit[1]);
+	if (op.have_ssa)
+		dump_ssa(&d, op.ssa[0], op.ssa[1]);
+	if (op.have_blk)
+		dump_block(&d, op.blk);
+	if (op.map)
+		dump_map(&d);
+	if (op.ls)
+		dump_ls(&d, op.ls);
+	if (op.stat)
+		dump_stat(&d, op.stat);
+	if (op.extract)
+		dump_extract(&d, &op.ex);
+	out_obj_end(&o);
+	out_finish(&o);
+	f2_fs_close(d.fs);
+	return d.errors ? 1 : 0;
+}
