@@ -45,6 +45,7 @@ enum {
 
 struct mh_cmd {
 	const char *spec, *dir, *optstr, *type;
+	char *optbuf;		/* several -o joined (freed by main) */
 	int sloppy, fake, nomtab, verbose;
 	/* paths the tests may redirect (ignored for setuid callers) */
 	const char *fsck_prog, *sysfs, *mtab;
@@ -95,7 +96,8 @@ static int parse_args(int argc, char **argv, struct mh_cmd *c)
 				if (!m)
 					return -1;
 				sprintf(m, "%s,%s", c->optstr, optarg);
-				c->optstr = m;	/* freed at exit */
+				free(c->optbuf);
+				c->optstr = c->optbuf = m;
 			} else {
 				c->optstr = optarg;
 			}
@@ -334,12 +336,16 @@ int main(int argc, char **argv)
 	char why[512];
 	int rc;
 
-	if (parse_args(argc, argv, &c))
+	if (parse_args(argc, argv, &c)) {
+		free(c.optbuf);
 		return MH_EX_USAGE;
+	}
 	c.fsck_prog = env_or("F2_FSCK", F2_MOUNT_FSCK);
 	c.sysfs = env_or("F2_SYSFS", "/sys/fs/f2fs");
 	c.mtab = env_or("F2_MTAB", "/etc/mtab");
-	if (mh_opts_parse(c.optstr, c.sloppy, mh_selinux_context, NULL, &o, why, sizeof(why))) {
+	rc = mh_opts_parse(c.optstr, c.sloppy, mh_selinux_context, NULL, &o, why, sizeof(why));
+	free(c.optbuf);
+	if (rc) {
 		fprintf(stderr, "mount.f2fs: %s; nothing mounted\n", why);
 		return MH_EX_FAIL;
 	}

@@ -441,6 +441,7 @@ int mh_opts_parse(const char *optstr, int sloppy, mh_context_fn ctxfn, void *ctx
 	copy = strdup(optstr ? optstr : "");
 	if (!o->data || !o->mtab || !copy) {
 		free(copy);
+		mh_opts_free(o);
 		say(why, wl, "out of memory");
 		return -1;
 	}
@@ -457,6 +458,7 @@ int mh_opts_parse(const char *optstr, int sloppy, mh_context_fn ctxfn, void *ctx
 			say(why, wl, "out of memory");
 		if (!sloppy) {
 			free(copy);
+			mh_opts_free(o);
 			return -1;
 		}
 		fprintf(stderr, "mount.f2fs: sloppy: ignoring '%s': %s\n", shown, why);
@@ -468,11 +470,17 @@ int mh_opts_parse(const char *optstr, int sloppy, mh_context_fn ctxfn, void *ctx
 		char *m = strdup(o->flags & MS_RDONLY ? "ro" : "rw");
 		char *s = o->mtab, *t;
 
-		if (!m)
+		if (!m) {
+			mh_opts_free(o);
 			return -1;
+		}
 		while ((t = next_opt(&s)))
-			if (*t && strcmp(t, "ro") && strcmp(t, "rw") && append(&m, t))
+			if (*t && strcmp(t, "ro") && strcmp(t, "rw") && append(&m, t)) {
+				free(m);
+				mh_opts_free(o);
+				say(why, wl, "out of memory");
 				return -1;
+			}
 		free(o->mtab);
 		o->mtab = m;
 	}

@@ -113,6 +113,9 @@ dirty_image() {
 	run mh -v -o ro,rw,sync,async,lazytime "$T/img" "$T/mnt"
 	# rw clears ro, async clears sync; MS_LAZYTIME is 1<<25
 	[[ $output == *'"f2fs", 0x2000000, "")'* ]]
+	# several -o add up, as with mount(8)
+	run mh -v -o ro -o inline_data -o noatime "$T/img" "$T/mnt"
+	[[ $output == *'"f2fs", 0x401, "inline_data")'* ]]
 }
 
 @test "mount: every f2fs option of Linux 6.1 passes through in order" {
