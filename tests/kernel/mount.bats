@@ -79,8 +79,6 @@ expect() {
 	done
 }
 
-# out CHECK: what the commands of one check printed in the guest (kept in
-# the report only through 'has' lines, so show the exit line)
 @test "kernel mount: the guest ran the whole check script" {
 	echo "guest exit status $(cat "$BATS_FILE_TMPDIR/run/status"); wall $(cat "$BATS_FILE_TMPDIR/wall") s"
 	expect "setup loop-control ok" DONE
@@ -105,6 +103,14 @@ expect() {
 
 @test "kernel mount: -o ro and f2fs options reach the kernel" {
 	expect "ro rc=0" "ro is-ro" "ro noatime" "ro background_gc=off" "ro write refused"
+}
+
+@test "kernel mount: -o remount,ro through the helper" {
+	expect "remount rc=0" "remount is-ro"
+}
+
+@test "kernel mount: -o ro on an image file attaches a read-only loop device" {
+	expect "imgro rc=0" "imgro loop-ro"
 }
 
 @test "kernel mount: an unknown option is refused, named, nothing mounted (exit 32)" {

@@ -68,6 +68,12 @@ case "$line" in *background_gc=off*) echo "ro background_gc=off" ;; esac
 touch /mnt/x 2>/dev/null || echo "ro write refused"
 unmount ro
 
+# remount through the helper: rw -> ro
+mount.f2fs /dev/vda /mnt
+run remount mount.f2fs -o remount,ro /dev/vda /mnt
+case "$(grep " /mnt " /proc/mounts)" in *" f2fs ro,"*) echo "remount is-ro" ;; esac
+unmount remount
+
 # 4. refusals: unknown option, bad superblock; nothing mounted
 run badopt ulmount -t f2fs -o noatime,bogus_opt /dev/vda /mnt
 has badopt "unknown option 'bogus_opt'" named
@@ -98,6 +104,12 @@ echo "imgm helper-saw $(grep -E 'attached|mount\(' /tmp/imgm.out | tr '\n' ' ')"
 unmount imgm
 sleep 1
 loops | grep -q ":/tmp/img.f2fs$" || echo "imgm loop-released-after-umount"
+
+# ro on an image file: the loop device itself is read-only
+run imgro mount.f2fs -o ro /tmp/img.f2fs /mnt
+dev=$(awk '$2 == "/mnt" { print $1 }' /proc/mounts)
+[ -n "$dev" ] && [ "$(cat "/sys/block/${dev#/dev/}/ro" 2>/dev/null)" = 1 ] && echo "imgro loop-ro"
+unmount imgro
 
 # 6. the loop device is released when mount(2) fails (norecovery needs ro)
 run loopfail mount.f2fs -v -o norecovery /tmp/img.f2fs /mnt
