@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fsck.h - the state of one fsck.f2fs run, shared by the phases.
+ * Nothing here is global: main() owns one struct fsck_ctx and passes it.
+ */
+#ifndef FSCK_FSCK_H
+#define FSCK_FSCK_H
+#include <stdint.h>
+#include <stdio.h>
+#include "f2/fs.h"
+#include "inomap.h"
+#include "options.h"
+#include "sbitmap.h"
+
+struct finding {
+	uint32_t code;
+	int fixed;		/* 1 repaired, 0 left */
+	char *text;
+};
+
+#define SSA_CACHE	8
+
+struct fsck_ctx {
+	struct fsck_opts opts;
+	struct f2_fs *fs;
+	struct f2_io *rw;		/* the device opened for writing, or NULL */
+	FILE *out;			/* human messages (stdout, or stderr with --json) */
+
+	/* decisions and results */
+	int yes_to_all;			/* interactive 'a' answer */
+	int canceled;			/* interactive 'q' answer */
+	unsigned errors_left, errors_fixed, warnings;
+	int fatal;			/* a PF_FATAL problem: stop after this phase */
+	struct finding *findings;
+	unsigned nfindings, cap_findings;
+
+	/* maps built by the phases */
+	uint16_t *seg_vblocks;		/* per main segment, from the SIT */
+	uint8_t *seg_type;		/* per main segment, from the SIT */
+	struct sbitmap sit_valid;	/* main-area blocks valid in the SIT */
+	struct sbitmap nat_used;	/* nids with a NAT entry in use */
+	struct sbitmap nat_blocks;	/* main-area blocks named by NAT entries */
+	struct sbitmap nid_reached;	/* nids reached by the tree walk */
+	struct sbitmap blk_claimed;	/* main-area blocks reached by the walk */
+	struct inomap inodes;
+	uint64_t sit_total_valid;
+	uint8_t *nat_bits;		/* full then empty bits (lsb order), or NULL */
+	uint32_t nat_bits_bytes;	/* size of each of the two maps */
+	int prog_last;			/* last progress percentage printed */
+
+	/* counts from the walk */
+	uint64_t nodes_found, inodes_found, blocks_found;
+
+	/* SSA block cache */
+	uint32_t ssa_segno[SSA_CACHE];
+	struct f2_summary_block *ssa_blk;
+	unsigned ssa_next;
+
+	/* scratch block buffers for the walk (no large stack frames) */
+	uint8_t *buf;
+};
+
+/* Phases, in order (see each file's opening comment). */
+int pass_sb(struct fsck_ctx *ctx);
+int pass_cp(struct fsck_ctx *ctx);
+int pass_sit_load(struct fsck_ctx *ctx);
+int pass_nat_scan(struct fsck_ctx *ctx);
+int pass_tree(struct fsck_ctx *ctx);
+int pass_nat_unreachable(struct fsck_ctx *ctx);
+int pass_sit_compare(struct fsck_ctx *ctx);
+int pass_counts(struct fsck_ctx *ctx);
+
+/* Shared helpers. */
+/* Block index in the main area, or -1 when blkaddr is outside. */
+static inline int64_t main_idx(const struct fsck_ctx *ctx, uint64_t blkaddr)
+{
+	if (!f2_fs_in_main(ctx->fs, blkaddr))
+		return -1;
+	return (int64_t)(blkaddr - ctx->fs->main_blkaddr);
+}
+/* The SSA entry for blkaddr (cached per segment); NULL after reporting. */
+const struct f2_summary *ssa_entry(struct fsck_ctx *ctx, uint32_t blkaddr);
+void ssa_free(struct fsck_ctx *ctx);
+/* Directory entries of one directory (pass_dir.c), called by pass_tree. */
+struct dir_visit;
+void progress(struct fsck_ctx *ctx, const char *phase, uint64_t done, uint64_t total);
+void vmsg(struct fsck_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#endif

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * main.c - fsck.f2fs: options, mount check, open, the phases in order,
+ * the summary and the exit status.
+ *
+ * The device is read through the library's read-only path; only when a
+ * fix mode is given (-y, -p, or questions on a terminal) is a second,
+ * writable handle opened (f2_io_open: the recording and fault backends
+ * apply), and it is written only when a repair is accepted.  So -n, and
+ * any run without a terminal and without -y/-p, never writes a byte.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "f2/errors.h"
+#include "f2/io.h"
+#include "exitcodes.h"
+#include "fsck.h"
+#include "mounted.h"
+#include "problem.h"
+
+struct phase {
+	const char *name;
+	int (*run)(struct fsck_ctx *ctx);
+	int full_only;		/* skipped by the quick check of a clean fs */
+};
+
+static const struct phase phases[] = {
+	{ "superblock", pass_sb, 0 },
+	{ "checkpoint", pass_cp, 0 },
+	{ "SIT", pass_sit_load, 1 },
+	{ "NAT", pass_nat_scan, 1 },
+	{ "node tree", pass_tree, 1 },
+	{ "unreachable nodes", pass_nat_unreachable, 1 },
+	{ "SIT against the tree", pass_sit_compare, 1 },
+	{ "counters", pass_counts, 1 },
+};
+
+void vmsg(struct fsck_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!ctx->opts.verbose)
+		return;
+	va_start(ap, fmt);
+	vfprintf(ctx->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', ctx->out);
+}
+
+void progress(struct fsck_ctx *ctx, const char *phase, uint64_t done, uint64_t total)
+{
+	int pct;
+
+	if (!ctx->opts.progress || !total)
+		return;
+	pct = (int)(done * 100 / total);
+	if (pct == ctx->prog_last)
+		return;
+	ctx->prog_last = pct;
+	fprintf(stderr, "\r%s: %3d%%\033[K", phase, pct > 100 ? 100 : pct);
+	fflush(stderr);
+}
+
+static void progress_done(struct fsck_ctx *ctx)
+{
+	if (ctx->opts.progress && ctx->prog_last >= 0)
+		fprintf(stderr, "\r\033[K");
+	ctx->prog_last = -1;
+}
+
+static void free_ctx(struct fsck_ctx *ctx)
+{
+	sbm_free(&ctx->sit_valid);
+	sbm_free(&ctx->nat_used);
+	sbm_free(&ctx->nat_blocks);
+	sbm_free(&ctx->nid_reached);
+	sbm_free(&ctx->blk_claimed);
+	inomap_free(&ctx->inodes);
+	free(ctx->seg_vblocks);
+	free(ctx->seg_type);
+	free(ctx->nat_bits);
+	ssa_free(ctx);
+	problems_free(ctx);
+	if (ctx->fs)
+		f2_fs_close(ctx->fs);
+	if (ctx->rw)
+		f2_io_close(ctx->rw);
+}
+
+static int finish(struct fsck_ctx *ctx, int code)
+{
+	if (ctx->opts.json)
+		problems_json(ctx, code);
+	free_ctx(ctx);
+	return code;
+}
+
+static int exit_code(const struct fsck_ctx *ctx)
+{
+	int code = 0;
+
+	if (ctx->errors_fixed)
+		code |= FSCK_EXIT_CORRECTED;
+	if (ctx->errors_left)
+		code |= FSCK_EXIT_UNCORRECTED;
+	if (ctx->canceled)
+		code |= FSCK_EXIT_CANCELED;
+	return code;
+}
+
+/* Would this run ever write?  Only with a fix mode or a terminal to ask. */
+static int may_write(const struct fsck_opts *o)
+{
+	return o->mode == MODE_YES || o->mode == MODE_PREEN || (o->mode == MODE_ASK && isatty(0));
+}
+
+static int open_fs(struct fsck_ctx *ctx)
+{
+	const char *dev = ctx->opts.device;
+	int err;
+
+	if (may_write(&ctx->opts)) {
+		err = f2_io_open(dev, F2_IO_RDWR | F2_IO_EXCL, &ctx->rw);
+		if (err) {
+			fprintf(stderr, "fsck.f2fs: cannot open %s for writing: %s\n", dev,
+				f2_strerror(err));
+			return FSCK_EXIT_OPERATIONAL;
+		}
+	}
+	err = f2_fs_open(dev, NULL, &ctx->fs);
+	if (!err)
+		return 0;
+	if (err == F2_ENOCP) {
+		fix_problem(ctx, PR_CP_NONE_VALID, "%s", ctx->fs->why);
+		return FSCK_EXIT_UNCORRECTED;
+	}
+	if (ctx->fs && ctx->fs->io && (err == F2_EBADMAGIC || err == F2_EBADCRC ||
+				       err == F2_ECORRUPT || err == F2_ERANGE)) {
+		fix_problem(ctx, PR_SB_NONE_VALID, "%s", ctx->fs->why);
+		return FSCK_EXIT_OPERATIONAL;
+	}
+	if (ctx->fs && ctx->fs->io && (err == F2_ETOOSMALL || err == F2_EBADOPT))
+		fix_problem(ctx, PR_SB_DEVICE_MISSING, "%s", ctx->fs->why);
+	else
+		fprintf(stderr, "fsck.f2fs: %s\n", ctx->fs ? ctx->fs->why : f2_strerror(err));
+	return FSCK_EXIT_OPERATIONAL;
+}
+
+int main(int argc, char **argv)
+{
+	struct fsck_ctx ctx;
+	char where[256];
+	int rc, ro, full, mounted;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.prog_last = -1;
+	rc = fsck_parse(argc, argv, &ctx.opts);
+	if (rc)
+		return rc > 0 ? FSCK_EXIT_OK : FSCK_EXIT_USAGE;
+	ctx.out = ctx.opts.json ? stderr : stdout;
+	mounted = fsck_mounted(ctx.opts.device, where, sizeof(where), &ro);
+	if (mounted && may_write(&ctx.opts)) {
+		fprintf(stderr, "fsck.f2fs: %s is mounted on %s%s; not checking it for repair "
+			"(use -n to check it read-only)\n", ctx.opts.device, where,
+			ro ? " (read-only)" : "");
+		return FSCK_EXIT_OPERATIONAL;
+	}
+	if (mounted)
+		fprintf(ctx.out, "fsck.f2fs: warning: %s is mounted on %s; checking read-only, "
+			"findings may be stale\n", ctx.opts.device, where);
+	if (inomap_init(&ctx.inodes)) {
+		fprintf(stderr, "fsck.f2fs: out of memory\n");
+		return FSCK_EXIT_OPERATIONAL;
+	}
+	rc = open_fs(&ctx);
+	if (rc)
+		return finish(&ctx, rc | exit_code(&ctx));
+
+	full = ctx.opts.force || !(ctx.fs->cp_flags & F2_CP_UMOUNT) ||
+	       (ctx.fs->cp_flags & (F2_CP_ERROR | F2_CP_FSCK)) || !ctx.fs->sb_valid[0] ||
+	       !ctx.fs->sb_valid[1];
+	for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]); i++) {
+		if (phases[i].full_only && !full && !ctx.nfindings) {
+			fprintf(ctx.out, "%s: clean (checkpoint says unmounted cleanly; -f forces a "
+				"full check)\n", ctx.opts.device);
+			return finish(&ctx, exit_code(&ctx));
+		}
+		vmsg(&ctx, "phase %zu: %s", i + 1, phases[i].name);
+		rc = phases[i].run(&ctx);
+		progress_done(&ctx);
+		if (rc) {
+			fprintf(stderr, "fsck.f2fs: %s: %s\n", phases[i].name, f2_strerror(rc));
+			return finish(&ctx, FSCK_EXIT_OPERATIONAL | exit_code(&ctx));
+		}
+		if (ctx.fatal || ctx.canceled)
+			break;
+	}
+	rc = exit_code(&ctx);
+	fprintf(ctx.out, "%s: %llu inodes, %llu nodes, %llu blocks; %u error(s) fixed, "
+		"%u left, %u warning(s)%s\n", ctx.opts.device,
+		(unsigned long long)ctx.inodes_found, (unsigned long long)ctx.nodes_found,
+		(unsigned long long)ctx.blocks_found, ctx.errors_fixed, ctx.errors_left,
+		ctx.warnings, ctx.canceled ? "; canceled" : "");
+	if (ctx.opts.mode == MODE_PREEN && ctx.errors_left)
+		fprintf(ctx.out, "%s: UNEXPECTED INCONSISTENCY; run fsck.f2fs manually\n",
+			ctx.opts.device);
+	return finish(&ctx, rc);
+}

@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pass_tree.c - phase 5: the node tree, from the root inode down.
+ *
+ * Starts from the root, the quota inodes and the orphan inodes and
+ * follows every dentry (pass_dir.c checks the dentries themselves), one
+ * inode at a time from a work list, so only one inode's nodes are in
+ * memory.  For each inode: NAT entry, footer (nid, ino, offset 0), the
+ * library's inode verifier, checksum, i_namelen, inline flags; then
+ * every node under it (direct, indirect, double indirect, xattr): nid in
+ * range and in use, owned by the inode in the NAT, footer nid/ino/offset
+ * as its place in the tree implies, reached once; every block (node and
+ * data): inside the main area, valid in the SIT, in a segment of the
+ * right kind, claimed once, and named by its SSA entry.  Then i_blocks
+ * against the blocks found, and at the end i_links against the dentries
+ * found, "." and "..", directories linked more than once.
+ * Builds: ctx->nid_reached, ctx->blk_claimed, ctx->inodes (link counts),
+ * the node/inode/block totals for pass_counts.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "f2/errors.h"
+#include "walk.h"
+#include "problem.h"
+
+#define XATTR_NODE_OFS	(0xFFFFFFFFu >> F2_FOOTER_OFFSET_SHIFT)
+#define NODE_DIND_OFS	(5u + 2 * F2_ADDRS_PER_BLOCK)	/* 2041 */
+
+static uint8_t ftype_of(uint16_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return F2_FT_REG_FILE;
+	case S_IFDIR: return F2_FT_DIR;
+	case S_IFCHR: return F2_FT_CHRDEV;
+	case S_IFBLK: return F2_FT_BLKDEV;
+	case S_IFIFO: return F2_FT_FIFO;
+	case S_IFSOCK: return F2_FT_SOCK;
+	case S_IFLNK: return F2_FT_SYMLINK;
+	}
+	return F2_FT_UNKNOWN;
+}
+
+/* SSA entry of blkaddr, from a small per-segment cache. */
+const struct f2_summary *ssa_entry(struct fsck_ctx *ctx, uint32_t blkaddr)
+{
+	uint32_t segno = f2_fs_segno(ctx->fs, blkaddr);
+	unsigned i;
+
+	for (i = 0; i < SSA_CACHE; i++)
+		if (ctx->ssa_segno[i] == segno)
+			goto found;
+	i = ctx->ssa_next;
+	ctx->ssa_next = (ctx->ssa_next + 1) % SSA_CACHE;
+	ctx->ssa_segno[i] = F2_NULL_SEGNO;
+	if (f2_ssa_read(ctx->fs, segno, &ctx->ssa_blk[i], NULL)) {
+		fix_problem(ctx, PR_SSA_READ, "segment %u: %s", segno, ctx->fs->why);
+		return NULL;
+	}
+	ctx->ssa_segno[i] = segno;
+found:
+	return &ctx->ssa_blk[i].entries[(blkaddr - ctx->fs->main_blkaddr) % F2_BLKS_PER_SEG];
+}
+
+void ssa_free(struct fsck_ctx *ctx)
+{
+	free(ctx->ssa_blk);
+	ctx->ssa_blk = NULL;
+}
+
+/*
+ * Claim blkaddr for the walk: a node block of nid (is_node) or a data
+ * block at ofs_in_node of direct node nid.  0 when the block is usable.
+ */
+static int claim(struct walk *w, uint32_t blkaddr, int is_node, uint32_t nid, uint32_t ofs,
+		 uint64_t fofs)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	int64_t idx = main_idx(ctx, blkaddr);
+	uint32_t segno;
+	const struct f2_summary *s;
+	uint8_t type;
+
+	if (idx < 0) {
+		if (is_node)
+			return -1;	/* the NAT phase reported it */
+		fix_problem(ctx, PR_DATA_ADDR_RANGE,
+			    "ino %u: file block %llu at block address %u (nid %u slot %u) outside "
+			    "the main area", w->ino, (unsigned long long)fofs, blkaddr, nid, ofs);
+		return -1;
+	}
+	switch (sbm_set(&ctx->blk_claimed, (uint64_t)idx)) {
+	case -1:
+		return -ENOMEM;
+	case 1:
+		if (is_node)
+			fix_problem(ctx, PR_NODE_DUP_BLOCK,
+				    "ino %u: nid %u at block address %u, already claimed",
+				    w->ino, nid, blkaddr);
+		else
+			fix_problem(ctx, PR_DATA_DUP_BLOCK,
+				    "ino %u: file block %llu at block address %u, already claimed",
+				    w->ino, (unsigned long long)fofs, blkaddr);
+		return -1;
+	}
+	segno = f2_fs_segno(ctx->fs, blkaddr);
+	if (!sbm_test(&ctx->sit_valid, (uint64_t)idx)) {
+		if (!is_node)	/* node blocks: reported by the NAT phase */
+			fix_problem(ctx, PR_DATA_NOT_VALID,
+				    "ino %u: file block %llu at block address %u (segment %u) is "
+				    "free in the SIT", w->ino, (unsigned long long)fofs, blkaddr,
+				    segno);
+	}
+	type = ctx->seg_type[segno];
+	if (is_node != (type >= F2_CURSEG_HOT_NODE) && type < F2_NR_CURSEG)
+		fix_problem(ctx, PR_NODE_SEG_TYPE,
+			    "ino %u: %s block at block address %u in segment %u of type %u",
+			    w->ino, is_node ? "node" : "data", blkaddr, segno, type);
+	s = ssa_entry(ctx, blkaddr);
+	if (s && is_node && f2_le32(s->nid) != nid)
+		fix_problem(ctx, PR_SSA_NODE, "block address %u: SSA names nid %u, it holds nid %u",
+			    blkaddr, f2_le32(s->nid), nid);
+	if (s && !is_node && (f2_le32(s->nid) != nid || f2_le16(s->ofs_in_node) != ofs))
+		fix_problem(ctx, PR_SSA_DATA,
+			    "block address %u: SSA names nid %u slot %u, it is ino %u's file "
+			    "block %llu in nid %u slot %u", blkaddr, f2_le32(s->nid),
+			    f2_le16(s->ofs_in_node), w->ino, (unsigned long long)fofs, nid, ofs);
+	ctx->blocks_found++;
+	return 0;
+}
+
+/* Read node nid of w's inode expected at node offset ofs into buf. */
+static int load_node(struct walk *w, uint32_t nid, uint32_t ofs, uint8_t *buf, const char *what)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct f2_fs *fs = ctx->fs;
+	const struct f2_node *n = (const void *)buf;
+	struct f2_nat_info ni;
+
+	if (nid <= F2_META_INO || nid >= fs->max_nid) {
+		fix_problem(ctx, PR_NODE_NID_RANGE, "ino %u: %s nid %u out of range (3..%u)",
+			    w->ino, what, nid, fs->max_nid - 1);
+		return -1;
+	}
+	if (f2_nat_lookup(fs, nid, &ni)) {
+		fix_problem(ctx, PR_NODE_READ, "ino %u: %s nid %u: %s", w->ino, what, nid, fs->why);
+		return -1;
+	}
+	if (ni.blkaddr == F2_NULL_ADDR) {
+		fix_problem(ctx, PR_NODE_NID_FREE, "ino %u: %s nid %u is free in the NAT", w->ino,
+			    what, nid);
+		return -1;
+	}
+	if (ni.ino != w->ino) {
+		fix_problem(ctx, PR_NODE_OWNER, "ino %u: %s nid %u belongs to ino %u in the NAT",
+			    w->ino, what, nid, ni.ino);
+		return -1;
+	}
+	switch (sbm_set(&ctx->nid_reached, nid)) {
+	case -1:
+		return -ENOMEM;
+	case 1:
+		fix_problem(ctx, PR_NODE_DUP_NID, "ino %u: %s nid %u reached a second time",
+			    w->ino, what, nid);
+		return -1;
+	}
+	if (claim(w, ni.blkaddr, 1, nid, 0, 0))
+		return -1;
+	w->nodes++;
+	ctx->nodes_found++;
+	if (f2_fs_read_block(fs, ni.blkaddr, buf)) {
+		fix_problem(ctx, PR_NODE_READ, "ino %u: %s nid %u: %s", w->ino, what, nid, fs->why);
+		return -1;
+	}
+	if (f2_le32(n->footer.nid) != nid || f2_le32(n->footer.ino) != w->ino ||
+	    f2_node_ofs(n) != ofs) {
+		fix_problem(ctx, PR_NODE_FOOTER,
+			    "ino %u: %s nid %u at block address %u: footer says nid %u ino %u "
+			    "offset %u, expected offset %u", w->ino, what, nid, ni.blkaddr,
+			    f2_le32(n->footer.nid), f2_le32(n->footer.ino), f2_node_ofs(n), ofs);
+		return -1;
+	}
+	return 0;
+}
+
+/* The data addresses of one node (the inode or a direct node). */
+static int walk_addrs(struct walk *w, const void *area, uint32_t n, uint32_t nid, uint64_t fofs)
+{
+	const le32 *addrs = area;	/* 4-byte aligned in a block buffer */
+	int compressed = w->ir->cluster_blocks != 0;
+
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t a = f2_le32(addrs[k]);
+		int err;
+
+		if (a == F2_NULL_ADDR)
+			continue;
+		if (a == F2_NEW_ADDR) {
+			w->blocks++;
+			w->ctx->blocks_found++;
+			continue;
+		}
+		if (a == F2_COMPRESS_ADDR && compressed)
+			continue;
+		err = claim(w, a, 0, nid, k, fofs + k);
+		if (err == -ENOMEM)
+			return err;
+		if (err)
+			continue;
+		w->blocks++;
+		if (w->is_dir && !(w->ir->node.i.i_inline & F2_INLINE_DENTRY)) {
+			if (f2_fs_read_block(w->ctx->fs, a, w->data)) {
+				fix_problem(w->ctx, PR_NODE_READ, "ino %u: directory block %llu: %s",
+					    w->ino, (unsigned long long)(fofs + k), w->ctx->fs->why);
+				continue;
+			}
+			dir_check_block(w, w->data, fofs + k);
+		}
+	}
+	return 0;
+}
+
+static int walk_direct(struct walk *w, uint32_t nid, uint32_t ofs, uint64_t fofs, const char *what)
+{
+	int err = load_node(w, nid, ofs, w->node[0], what);
+
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	return walk_addrs(w, w->node[0], w->adb, nid, fofs);
+}
+
+/* An indirect node at ofs: its children are direct nodes at ofs+1+i. */
+static int walk_indirect(struct walk *w, uint32_t nid, uint32_t ofs, uint64_t fofs, int level)
+{
+	uint8_t *buf = w->node[level];
+	int err = load_node(w, nid, ofs, buf, level == 1 ? "indirect" : "double indirect");
+
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	for (uint32_t i = 0; i < F2_NIDS_PER_BLOCK; i++) {
+		uint32_t c = f2_le32(((const struct f2_node *)buf)->in.nid[i]);
+
+		if (!c)
+			continue;
+		if (level == 1)
+			err = walk_direct(w, c, ofs + 1 + i, fofs + (uint64_t)i * w->adb, "direct");
+		else
+			err = walk_indirect(w, c, ofs + 1 + i * (F2_NIDS_PER_BLOCK + 1),
+					    fofs + (uint64_t)i * F2_NIDS_PER_BLOCK * w->adb, 1);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int walk_xattr(struct walk *w, uint32_t xnid)
+{
+	int err = load_node(w, xnid, XATTR_NODE_OFS, w->node[0], "xattr");
+
+	return err == -ENOMEM ? err : 0;
+}
+
+static int push(struct walk *w, uint32_t ino, uint32_t parent, uint8_t ftype, uint8_t special)
+{
+	if (*w->nstack == *w->capstack) {
+		uint32_t cap = *w->capstack ? *w->capstack * 2 : 256;
+		struct work *n = realloc(*w->stack, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		*w->stack = n;
+		*w->capstack = cap;
+	}
+	(*w->stack)[(*w->nstack)++] = (struct work){ ino, parent, ftype, special };
+	return 0;
+}
+
+int tree_dentry(struct walk *w, uint32_t ino, uint8_t ftype, const uint8_t *name, uint32_t len)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct f2_nat_info ni;
+	struct ino_rec *r;
+	int created;
+
+	if (ino <= F2_META_INO || ino >= ctx->fs->max_nid) {
+		fix_problem(ctx, PR_DENT_INO_RANGE, "dir ino %u, name \"%.*s\": ino %u out of range",
+			    w->ino, (int)len, name, ino);
+		return 0;
+	}
+	if (f2_nat_lookup(ctx->fs, ino, &ni) || ni.blkaddr == F2_NULL_ADDR) {
+		fix_problem(ctx, PR_DENT_INO_FREE, "dir ino %u, name \"%.*s\": ino %u is free",
+			    w->ino, (int)len, name, ino);
+		return 0;
+	}
+	if (ni.ino != ino) {
+		fix_problem(ctx, PR_DENT_NOT_INODE,
+			    "dir ino %u, name \"%.*s\": nid %u is a node of ino %u, not an inode",
+			    w->ino, (int)len, name, ino, ni.ino);
+		return 0;
+	}
+	r = inomap_get(&ctx->inodes, ino, &created);
+	if (!r)
+		return -ENOMEM;
+	r->found++;
+	if ((r->flags & INO_WALKED) && r->ftype != ftype)
+		fix_problem(ctx, PR_DENT_FTYPE,
+			    "dir ino %u, name \"%.*s\": file type %u, ino %u has type %u", w->ino,
+			    (int)len, name, ftype, ino, r->ftype);
+	if (created)
+		return push(w, ino, w->ino, ftype, 0);
+	return 0;
+}
+
+/* Walk one inode taken from the work list. */
+static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *wk)
+{
+	struct f2_fs *fs = ctx->fs;
+	struct f2_inode_ref *ir = w->ir;
+	const struct f2_inode *in = &ir->node.i;
+	struct ino_rec *r = inomap_get(&ctx->inodes, wk->ino, NULL);
+	uint64_t fofs, iblocks;
+	uint32_t xnid, namelen;
+	int err, is_inline;
+
+	if (!r)
+		return -ENOMEM;
+	if (r->flags & INO_WALKED)
+		return 0;
+	r->flags |= INO_WALKED;
+	if (wk->special)
+		r->flags |= INO_SPECIAL;
+	w->ino = wk->ino;
+	w->nodes = w->blocks = 0;
+	w->have_dot = w->have_dotdot = 0;
+	w->dotdot = 0;
+	err = load_node(w, wk->ino, 0, (uint8_t *)&ir->node, "inode");
+	if (err) {
+		r->flags |= INO_BAD;
+		return err == -ENOMEM ? err : 0;
+	}
+	if (f2_inode_parse(fs, wk->ino, &ir->node, ir)) {
+		r->flags |= INO_BAD;
+		if (wk->special)
+			fix_problem(ctx, PR_INODE_BAD, "%s", fs->why);
+		else
+			fix_problem(ctx, PR_DENT_BAD_INODE, "dir ino %u: %s", wk->parent, fs->why);
+		return 0;
+	}
+	ctx->inodes_found++;
+	r->links = f2_le32(in->i_links);
+	r->ftype = ftype_of(ir->mode);
+	w->is_dir = S_ISDIR(ir->mode);
+	if (w->is_dir)
+		r->flags |= INO_DIR;
+	if (!wk->special && wk->ftype != r->ftype)
+		fix_problem(ctx, PR_DENT_FTYPE, "dir ino %u: dentry file type %u, ino %u has type %u",
+			    wk->parent, wk->ftype, wk->ino, r->ftype);
+	if (ir->csum_ok == 0)
+		fix_problem(ctx, PR_INODE_CSUM, "ino %u: inode checksum 0x%08x does not match",
+			    wk->ino, f2_le32(in->i_inode_checksum));
+	namelen = f2_le32(in->i_namelen);
+	if (namelen > F2_NAME_LEN)
+		fix_problem(ctx, PR_INODE_NAMELEN, "ino %u: i_namelen %u > %u", wk->ino, namelen,
+			    F2_NAME_LEN);
+	if (w->is_dir && f2_le32(in->i_current_depth) > F2_MAX_DIR_HASH_DEPTH)
+		fix_problem(ctx, PR_INODE_DEPTH, "ino %u: i_current_depth %u > %u", wk->ino,
+			    f2_le32(in->i_current_depth), F2_MAX_DIR_HASH_DEPTH);
+	w->hash_ok = !(f2_le32(in->i_flags) & F2_CASEFOLD_FL);
+	w->adb = ir->cluster_blocks ? F2_ADDRS_PER_BLOCK & ~(ir->cluster_blocks - 1)
+				    : F2_ADDRS_PER_BLOCK;
+	is_inline = !!(in->i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY));
+	if (is_inline) {
+		for (int i = 0; i < F2_NIDS_PER_INODE; i++)
+			if (in->i_nid[i]) {
+				fix_problem(ctx, PR_INODE_INLINE,
+					    "ino %u: inline %s with i_nid[%d] = %u", wk->ino,
+					    w->is_dir ? "dentries" : "data", i, f2_le32(in->i_nid[i]));
+				break;
+			}
+		if (in->i_inline & F2_INLINE_DENTRY)
+			dir_check_inline(w);
+	} else {
+		static const char *const what[2] = { "direct", "direct" };
+		uint64_t fa = ir->addrs, adb = w->adb, nids = F2_NIDS_PER_BLOCK;
+
+		err = walk_addrs(w, (const uint8_t *)&ir->node + offsetof(struct f2_inode, i_addr) +
+				 4 * ir->extra_words, ir->addrs, wk->ino, 0);
+		for (int i = 0; !err && i < F2_NIDS_PER_INODE; i++) {
+			uint32_t c = f2_le32(in->i_nid[i]);
+
+			if (!c)
+				continue;
+			switch (i) {
+			case F2_NODE_DIR1_BLOCK:
+			case F2_NODE_DIR2_BLOCK:
+				fofs = fa + (uint64_t)i * adb;
+				err = walk_direct(w, c, 1 + (uint32_t)i, fofs, what[i]);
+				break;
+			case F2_NODE_IND1_BLOCK:
+				err = walk_indirect(w, c, 3, fa + 2 * adb, 1);
+				break;
+			case F2_NODE_IND2_BLOCK:
+				err = walk_indirect(w, c, 4 + F2_NIDS_PER_BLOCK,
+						    fa + 2 * adb + nids * adb, 1);
+				break;
+			default:
+				err = walk_indirect(w, c, NODE_DIND_OFS,
+						    fa + 2 * adb + 2 * nids * adb, 2);
+			}
+		}
+		if (err)
+			return err;
+	}
+	xnid = f2_le32(in->i_xattr_nid);
+	if (xnid) {
+		err = walk_xattr(w, xnid);
+		if (err)
+			return err;
+	}
+	iblocks = f2_le64(in->i_blocks);
+	if (iblocks != w->nodes + w->blocks)
+		fix_problem(ctx, PR_INODE_BLOCKS,
+			    "ino %u: i_blocks %llu, found %llu (%llu nodes, %llu data blocks)",
+			    wk->ino, (unsigned long long)iblocks,
+			    (unsigned long long)(w->nodes + w->blocks),
+			    (unsigned long long)w->nodes, (unsigned long long)w->blocks);
+	if (w->is_dir) {
+		if (!w->have_dot)
+			fix_problem(ctx, PR_DENT_DOT, "dir ino %u: no \".\" entry", wk->ino);
+		if (!w->have_dotdot)
+			fix_problem(ctx, PR_DENT_DOTDOT, "dir ino %u: no \"..\" entry", wk->ino);
+		else if (!(r->flags & INO_ORPHAN) && w->dotdot != wk->parent)
+			fix_problem(ctx, PR_DENT_DOTDOT, "dir ino %u: \"..\" is ino %u, parent is %u",
+				    wk->ino, w->dotdot, wk->parent);
+		if (!wk->special) {
+			struct ino_rec *p = inomap_find(&ctx->inodes, wk->parent);
+
+			if (p)
+				p->subdirs++;
+		}
+	}
+	return 0;
+}
+
+/* After the walk: links found against i_links, directories linked twice. */
+static void check_links(struct fsck_ctx *ctx)
+{
+	uint32_t root = f2_le32(ctx->fs->sb.root_ino);
+
+	for (uint32_t i = 0; i < ctx->inodes.cap; i++) {
+		const struct ino_rec *r = &ctx->inodes.tab[i];
+		uint32_t want;
+
+		if (!r->ino || (r->flags & INO_BAD) || !(r->flags & INO_WALKED))
+			continue;
+		if ((r->flags & INO_ORPHAN) && r->found) {
+			fix_problem(ctx, PR_ORPHAN_LINKED,
+				    "ino %u: on the orphan list but named by %u dentries", r->ino,
+				    r->found);
+			continue;
+		}
+		if (r->flags & INO_ORPHAN)
+			continue;
+		if (r->flags & INO_DIR) {
+			if (r->found > 1)
+				fix_problem(ctx, PR_DIR_MULTI_LINK,
+					    "dir ino %u: named by %u dentries", r->ino, r->found);
+			want = 2 + r->subdirs;
+		} else {
+			if (r->flags & INO_SPECIAL)
+				continue;	/* quota files: no dentry */
+			want = r->found;
+		}
+		if (r->ino == root && !(r->flags & INO_DIR))
+			continue;
+		if (r->links != want)
+			fix_problem(ctx, PR_INODE_LINKS, "ino %u: i_links %u, found %u", r->ino,
+				    r->links, want);
+	}
+}
+
+int pass_tree(struct fsck_ctx *ctx)
+{
+	struct f2_fs *fs = ctx->fs;
+	struct work *stack = NULL;
+	uint32_t nstack = 0, cap = 0, done = 0;
+	struct walk w;
+	uint8_t *bufs;
+	int err = 0;
+
+	if (sbm_init(&ctx->nid_reached, fs->max_nid) ||
+	    sbm_init(&ctx->blk_claimed, (uint64_t)fs->main_segs * F2_BLKS_PER_SEG))
+		return -ENOMEM;
+	ctx->ssa_blk = malloc(SSA_CACHE * sizeof(*ctx->ssa_blk));
+	bufs = malloc(4 * F2_BLKSIZE);
+	memset(&w, 0, sizeof(w));
+	w.ir = malloc(sizeof(*w.ir));
+	if (!ctx->ssa_blk || !bufs || !w.ir) {
+		free(bufs);
+		free(w.ir);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < SSA_CACHE; i++)
+		ctx->ssa_segno[i] = F2_NULL_SEGNO;
+	w.ctx = ctx;
+	for (int i = 0; i < 3; i++)
+		w.node[i] = bufs + (size_t)i * F2_BLKSIZE;
+	w.data = bufs + 3 * F2_BLKSIZE;
+	w.stack = &stack;
+	w.nstack = &nstack;
+	w.capstack = &cap;
+
+	/* roots: orphans last on the stack so the root is walked first */
+	for (uint32_t i = 0; i < ctx->inodes.cap && !err; i++)
+		if (ctx->inodes.tab[i].ino && (ctx->inodes.tab[i].flags & INO_ORPHAN))
+			err = push(&w, ctx->inodes.tab[i].ino, 0, F2_FT_UNKNOWN, 1);
+	if (fs->features & F2_FEAT_QUOTA_INO)
+		for (int q = 0; q < F2_MAX_QUOTAS && !err; q++) {
+			uint32_t qino = f2_le32(fs->sb.qf_ino[q]);
+
+			if (qino && inomap_get(&ctx->inodes, qino, NULL))
+				err = push(&w, qino, 0, F2_FT_REG_FILE, 1);
+		}
+	if (!err) {
+		uint32_t root = f2_le32(fs->sb.root_ino);
+
+		err = inomap_get(&ctx->inodes, root, NULL) ? push(&w, root, root, F2_FT_DIR, 1)
+							   : -ENOMEM;
+	}
+	while (!err && nstack) {
+		struct work wk = stack[--nstack];
+
+		err = walk_inode(ctx, &w, &wk);
+		if ((++done & 1023) == 0)
+			progress(ctx, "tree", ctx->inodes_found,
+				 f2_le32(fs->cp->valid_inode_count));
+	}
+	if (!err)
+		check_links(ctx);
+	free(stack);
+	free(bufs);
+	free(w.ir);
+	return err;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* walk.h - state of the node-tree walk of one inode (pass_tree.c, pass_dir.c). */
+#ifndef FSCK_WALK_H
+#define FSCK_WALK_H
+#include "fsck.h"
+
+struct work {
+	uint32_t ino, parent;
+	uint8_t ftype;		/* from the dentry, F2_FT_UNKNOWN for roots */
+	uint8_t special;	/* root, quota or orphan: no dentry names it */
+};
+
+struct walk {
+	struct fsck_ctx *ctx;
+	struct f2_inode_ref *ir;
+	uint32_t ino;
+	int is_dir, hash_ok;	/* hash_ok: names hash as stored (no casefold) */
+	uint32_t adb;		/* data addresses per direct node */
+	uint64_t nodes, blocks;	/* found for i_blocks */
+	int have_dot, have_dotdot;
+	uint32_t dotdot;
+	uint8_t *node[3];	/* node buffers by level: direct, indirect, double */
+	uint8_t *data;		/* one data block */
+	/* the work list (children found in dentries) */
+	struct work **stack;
+	uint32_t *nstack, *capstack;
+};
+
+/* pass_dir.c */
+void dir_check_block(struct walk *w, const uint8_t *blk, uint64_t bidx);
+void dir_check_inline(struct walk *w);
+/* pass_tree.c: one dentry naming ino with file type ftype found in w's directory */
+int tree_dentry(struct walk *w, uint32_t ino, uint8_t ftype, const uint8_t *name, uint32_t len);
+#endif
