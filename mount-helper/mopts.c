@@ -41,6 +41,7 @@ static const struct generic_opt generic_opts[] = {
 	{ "lazytime", MS_LAZYTIME, 0 },	{ "nolazytime", MS_LAZYTIME, 1 },
 	{ "iversion", MS_I_VERSION, 0 }, { "noiversion", MS_I_VERSION, 1 },
 	{ "silent", MS_SILENT, 0 },	{ "loud", MS_SILENT, 1 },
+	{ "nosymfollow", MS_NOSYMFOLLOW, 0 }, { "symfollow", MS_NOSYMFOLLOW, 1 },
 	{ "remount", MS_REMOUNT, 0 },
 	{ NULL, 0, 0 },
 };
