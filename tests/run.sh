@@ -39,7 +39,8 @@ note() { printf '%s\n' "run.sh: $*"; }
 deps=(build-essential autoconf automake libtool pkg-config uuid-dev
       libblkid-dev libselinux1-dev bats f2fs-tools qemu-system-x86
       busybox-static cpio e2fsprogs util-linux mount attr
-      groff-base man-db)
+      groff-base man-db
+      jq liblz4-dev libzstd-dev liblzo2-dev)
 
 install_deps() {
 	local p missing=()
