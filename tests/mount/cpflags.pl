@@ -4,6 +4,12 @@
 # ckpt_flags in both checkpoint packs of an f2fs image (head and tail
 # block) and recompute their crcs, to make a "not cleanly unmounted"
 # image without mounting anything.  Prints the new flags of each pack.
+# Only the flags change: the pack's layout is not adjusted (with CP_UMOUNT
+# the pack also holds the node summaries of the current segments; without
+# it readers look for them in the SSA area), so the result is a consistent
+# image only for code that reads ckpt_flags, like mount.f2fs's clean
+# check.  Never use it to test fsck: a realistic unclean image is a copy
+# taken while the kernel has it mounted (tests/kernel/guest/mount-check.sh).
 use strict;
 use warnings;
 
