@@ -153,12 +153,8 @@ static int collect(int fd, const struct blk_zone *z, uint32_t flags, void *ctx)
 	n += zl->nr_zones++;
 	n->start = z->start;
 	n->len = z->len;
-#ifdef BLK_ZONE_REP_CAPACITY
+	/* kernels before 5.9 leave capacity unset and the flag clear */
 	n->cap = (flags & BLK_ZONE_REP_CAPACITY) ? z->capacity : z->len;
-#else
-	(void)flags;
-	n->cap = z->len;
-#endif
 	n->wp = z->wp;
 	n->type = z->type;
 	n->cond = z->cond;

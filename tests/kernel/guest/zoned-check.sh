@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Guest side of tests/kernel/zoned.bats (busybox sh).  Two zoned NVMe
+# namespaces (nvme0n1: capacity = zone size; nvme0n2: capacity below the
+# zone size) and two regular virtio disks (vda, vdb) for their metadata.
+# Staged: our mkfs.f2fs, the reference as ref-mkfs.f2fs and fsck.f2fs,
+# and f2sb.  Prints "<tag> <fact>" lines, superblock dumps between
+# "<tag> SB-BEGIN" and "<tag> SB-END", then DONE.
+
+# wait up to 20 s for the second namespace (init waits for the first)
+i=0
+while [ $i -lt 200 ] && [ ! -b /dev/nvme0n2 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+for ns in nvme0n1 nvme0n2; do
+	q=/sys/block/$ns/queue
+	echo "$ns queue $(cat $q/zoned 2>/dev/null) $(cat $q/chunk_sectors 2>/dev/null)" \
+		"$(cat $q/nr_zones 2>/dev/null)"
+done
+
+# refuse TAG CMD...: the command must fail; print its verdict and message
+refuse() {
+	local tag=$1
+	shift
+	if "$@" >/tmp/out 2>&1; then
+		echo "$tag accepted"
+	else
+		echo "$tag refused: $(grep -v '^$' /tmp/out | tail -n 2 | tr '\n' ' ')"
+	fi
+}
+refuse refuse-no-m mkfs.f2fs -f -c /dev/nvme0n1 /dev/vda
+refuse ref-refuse-no-m ref-mkfs.f2fs -f -c /dev/nvme0n1 /dev/vda
+refuse refuse-single mkfs.f2fs -f /dev/nvme0n1
+refuse ref-refuse-single ref-mkfs.f2fs -f /dev/nvme0n1
+refuse refuse-no-conv mkfs.f2fs -f -m /dev/nvme0n1
+refuse ref-refuse-no-conv ref-mkfs.f2fs -f -m /dev/nvme0n1
+refuse refuse-not-zoned mkfs.f2fs -f -m /dev/vda
+refuse refuse-nodiscard mkfs.f2fs -f -m -t 0 -c /dev/nvme0n1 /dev/vda
+
+# fill DIR: 10 x 10 directories of 10 files of varied sizes, one 6 MiB file
+fill() {
+	local d s f n=0
+	for d in 0 1 2 3 4 5 6 7 8 9; do
+		for s in 0 1 2 3 4 5 6 7 8 9; do
+			mkdir -p "$1/d$d/s$s" || return 1
+			for f in 0 1 2 3 4 5 6 7 8 9; do
+				head -c $(( (d * 100 + s * 10 + f) * 127 % 12289 )) /dev/urandom \
+					>"$1/d$d/s$s/f$f" || return 1
+				n=$((n + 1))
+			done
+		done
+	done
+	dd if=/dev/urandom of="$1/big" bs=1M count=6 2>/dev/null || return 1
+	echo $((n + 1))
+}
+
+sums() { (cd "$1" && find . -type f | sort | xargs md5sum); }
+
+# sb TAG DEV: superblock and checkpoint fields of the volume whose first
+# device is DEV
+sb() {
+	echo "$1 SB-BEGIN"
+	f2sb --cp "/dev/$2" 2>&1 | sed "s/^/$1 /"
+	echo "$1 SB-END"
+}
+
+# fsck TAG DEV: the reference checker (it only reads) on the volume of DEV
+fsck() {
+	fsck.f2fs --dry-run "/dev/$2" </dev/null >/tmp/fsck.out 2>&1
+	echo "$1 fsck-status $?"
+	echo "$1 FSCK-BEGIN"
+	sed "s/^/$1 /" /tmp/fsck.out
+	echo "$1 FSCK-END"
+}
+
+# use TAG DEV: mount, fill, unmount, remount, compare md5s, unmount
+use() {
+	local tag=$1 r=$2 n before
+	before=$(dmesg | wc -l)
+	if ! mount -t f2fs "/dev/$r" /mnt; then
+		echo "$tag mount failed"
+		dmesg | tail -n +$((before + 1)) | sed "s/^/$tag dmesg /"
+		return
+	fi
+	echo "$tag mount ok"
+	grep " /mnt " /proc/mounts | sed "s/^/$tag mounted /"
+	if n=$(fill /mnt 2>/tmp/err); then
+		echo "$tag wrote $n files"
+	else
+		echo "$tag fill failed: $(tail -n 3 /tmp/err | tr '\n' ' ') $(df -k /mnt | tail -n 1)"
+	fi
+	echo "$tag df $(df -k /mnt | tail -n 1)"
+	sums /mnt >"/tmp/$tag.md5"
+	umount /mnt && echo "$tag umount ok"
+	if mount -t f2fs "/dev/$r" /mnt; then
+		echo "$tag remount ok"
+		sums /mnt | cmp -s - "/tmp/$tag.md5" && echo "$tag md5 match"
+		umount /mnt && echo "$tag umount2 ok"
+	else
+		echo "$tag remount failed"
+	fi
+}
+
+# volume TAG ZONED REGULAR [REFUSE]: the reference's format (used by the
+# kernel and checked too when REFUSE is set), then ours: fresh check, use,
+# check again
+volume() {
+	local tag=$1 z=$2 r=$3
+	if ref-mkfs.f2fs -f -m -c "/dev/$z" "/dev/$r" >/tmp/ref.out 2>&1; then
+		echo "$tag ref-mkfs ok"
+		sb "$tag-ref" "$r"
+		if [ -n "${4:-}" ]; then
+			use "$tag-refvol" "$r"
+			fsck "$tag-refvol-used" "$r"
+		fi
+	else
+		echo "$tag ref-mkfs failed: $(tail -n 3 /tmp/ref.out | tr '\n' ' ')"
+	fi
+	grep -i 'overprovision\|zone' /tmp/ref.out | sed "s/^/$tag ref-info /"
+	if ! mkfs.f2fs -f -m -c "/dev/$z" "/dev/$r" >/tmp/ours.out 2>&1; then
+		echo "$tag mkfs failed: $(tail -n 3 /tmp/ours.out | tr '\n' ' ')"
+		return
+	fi
+	echo "$tag mkfs ok"
+	sed "s/^/$tag info /" /tmp/ours.out
+	sb "$tag-ours" "$r"
+	fsck "$tag-fresh" "$r"
+	use "$tag" "$r"
+	fsck "$tag-used" "$r"
+}
+
+volume full nvme0n1 vda
+volume cap nvme0n2 vdb refvol
+echo DONE
