@@ -97,8 +97,11 @@ int mkfs_zones_setup(struct mkfs_cmd *c, const uint64_t *dev_bytes)
 		return -1;
 	}
 	if (g->zoned && !any) {
-		fprintf(stderr, "mkfs.f2fs: -m: %s is not a zoned block device\n",
-			c->ndevs > 1 ? "no device of the volume" : c->devices[0]);
+		if (c->ndevs > 1)
+			fprintf(stderr, "mkfs.f2fs: -m: the volume has no zoned block device\n");
+		else
+			fprintf(stderr, "mkfs.f2fs: -m: %s is not a zoned block device\n",
+				c->devices[0]);
 		return -1;
 	}
 	if (g->zoned && !c->fs.discard) {
