@@ -136,7 +136,7 @@ void dump_ssa(struct dump_ctx *d, uint64_t start, uint64_t end)
 			out_obj_end(d->o);
 			continue;
 		}
-		fprintf(d->o->f, "\n\nsegno: %" PRIu64 ", %s%s\n\n", s, cur >= 0 ? "Current " : "",
+		fprintf(d->o->f, "\n\nsegno: %" PRIx64 ", %s%s\n\n", s, cur >= 0 ? "Current " : "",
 			node ? "Node" : "Data");
 		for (int i = 0; i < F2_ENTRIES_IN_SUM; i++) {
 			if (node)

@@ -214,10 +214,13 @@ static int dent_line(void *ctx, const struct f2_dirent *de)
 		out_u64(d->o, "ino", de->ino);
 		out_u64(d->o, "file_type", de->type);
 		out_u64(d->o, "hash", de->hash);
+		out_i64(d->o, "block", de->block == UINT64_MAX ? -1 : (int64_t)de->block);
+		out_u64(d->o, "slot", de->slot);
 		out_obj_end(d->o);
 	} else {
-		fprintf(d->o->f, "dentry ino %u type %u hash 0x%08x name ", de->ino, de->type,
-			de->hash);
+		fprintf(d->o->f, "dentry ino %u type %u hash 0x%08x block %" PRId64 " slot %u name ",
+			de->ino, de->type, de->hash,
+			de->block == UINT64_MAX ? -1 : (int64_t)de->block, de->slot);
 		print_name(d->o->f, de->name, de->name_len);
 		fputc('\n', d->o->f);
 	}

@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/dump/helpers.bash - images for the dump.f2fs suites, made from
+# scratch: a source tree with every size class, loaded into a reference
+# mkfs image by the reference sload.f2fs, plus byte patches at offsets
+# computed from our own --json output (the generators are the tests; no
+# image blobs).
+#
+#   make_src_tree DIR         files of 0 B, inline, 4 KiB, past 923 and 929
+#                             addresses, indirect, sparse, 3000-entry and
+#                             empty dirs, 255-byte name, symlinks (short,
+#                             long, escaping), hard links
+#   sload_image IMG SRC [MKFS OPTS...]   1 GiB reference mkfs + sload
+#   patch_bytes IMG OFFSET HEX           write bytes (hex string) at OFFSET
+#   le32 N / le16 N                      N as little-endian hex
+#   json IMG JQ-FILTER DUMP-ARGS...      run our dump --json, apply jq
+
+REF_SLOAD=${REF_SLOAD:-/sbin/sload.f2fs}
+REF_DUMP=${REF_DUMP:-/sbin/dump.f2fs}
+
+make_src_tree() {
+	local d=$1 i
+	mkdir -p "$d/d1/d2" "$d/empty" "$d/big" "$d/many"
+	: >"$d/zero"
+	echo hello >"$d/inline.txt"
+	head -c 4096 /dev/urandom >"$d/f4k"
+	head -c $((923 * 4096 + 5)) /dev/urandom >"$d/f923"
+	head -c $((929 * 4096)) /dev/urandom >"$d/f929"
+	head -c $((3000 * 4096 + 17)) /dev/urandom >"$d/big/f3000"
+	truncate -s 20M "$d/sparse"
+	echo middle | dd of="$d/sparse" bs=1 seek=10000000 conv=notrunc 2>/dev/null
+	for i in $(seq 1 3000); do : >"$d/many/entry_with_a_longer_name_$i"; done
+	echo deep >"$d/d1/d2/deep"
+	ln -s inline.txt "$d/sl"
+	ln -s "$(printf 'x%.0s' $(seq 1 300))" "$d/longsl"
+	ln -s ../../../../../../etc/passwd "$d/escape"
+	ln -s /etc/passwd "$d/absolute"
+	ln "$d/f4k" "$d/hard"
+	ln "$d/f4k" "$d/d1/hard2"
+	: >"$d/$(printf 'n%.0s' $(seq 1 255))"
+	chmod 0600 "$d/f4k"
+	chmod 0751 "$d/d1"
+}
+
+sload_image() {
+	local img=$1 src=$2; shift 2
+	rm -f "$img"
+	truncate -s 1G "$img"
+	"$REF_MKFS" -q -f "$@" "$img" >/dev/null || return 1
+	# sload 1.15 cannot load fifos; it exits 1 for those but loads the rest
+	"$REF_SLOAD" -f "$src" "$img" >/dev/null 2>&1 || true
+}
+
+patch_bytes() {
+	local img=$1 off=$2 hex=$3
+	# shellcheck disable=SC2059
+	printf "$(printf '%s' "$hex" | sed 's/../\\x&/g')" |
+		dd of="$img" bs=1 seek="$off" conv=notrunc status=none
+}
+
+le32() { printf '%02x%02x%02x%02x' $(($1 & 255)) $((($1 >> 8) & 255)) $((($1 >> 16) & 255)) $((($1 >> 24) & 255)); }
+le16() { printf '%02x%02x' $(($1 & 255)) $((($1 >> 8) & 255)); }
+
+json() {
+	local img=$1 filter=$2; shift 2
+	"$DUMP" --json "$@" "$img" | jq -r "$filter"
+}
+
+# numeric "name=value" pairs from text "name   [0xhex : dec]" lines
+text_numbers() {
+	sed -nE 's/^([A-Za-z_][][A-Za-z0-9_.]*)[[:space:]]+\[0x[[:space:]]*[0-9a-f]+ : ([0-9]+)\]$/\1=\2/p'
+}
