@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * f2field - the corruption tool of the fsck tests: find a named on-disk
+ * field through the library's read path and print or overwrite it.
+ *
+ *   f2field IMG get FIELD          prints "offset size value" (decimal)
+ *   f2field IMG set FIELD VALUE    stores VALUE little-endian in the field
+ *   f2field IMG fixcrc sb|sb1|cp|cpo|inode.INO   recompute a checksum
+ *
+ * FIELD names (numbers in decimal or 0x hex):
+ *   sb.F, sb1.F        superblock copy 0 / 1: magic block_count log_blocksize
+ *                      segment_count segment_count_main main_blkaddr
+ *                      nat_blkaddr root_ino feature cp_payload crc
+ *   cp.F, cpo.F        head block of the checkpoint pack in use / the other:
+ *                      checkpoint_ver user_block_count valid_block_count
+ *                      free_segment_count ckpt_flags valid_node_count
+ *                      valid_inode_count next_free_nid
+ *                      cp_pack_total_block_count crc
+ *   nat.NID.F          ino blkaddr version (NAT block, not the journal)
+ *   sit.SEG.F          vblocks (raw: count | type << 10) map0 (first byte)
+ *   ssa.SEG.I.F        nid ofs (SSA area block of SEG, entry I)
+ *   inode.INO.F        mode advise inline links size blocks depth xattr_nid
+ *                      flags namelen dir_level extra_isize csum
+ *                      nid0..nid4 addr0 (first data address) footer_nid
+ *                      footer_ino footer_flag
+ *   node.NID.F         footer_nid footer_ino footer_flag word0
+ *   dent.DIR.NAME.F    ino hash name_len file_type bit (the bitmap byte
+ *                      of the entry's slot) in DIR's first block or inline
+ * The read path must accept the image to locate nat/sit/ssa/inode/node/
+ * dent fields: locate (get) before you damage, then set by offset with
+ *   f2field IMG setoff OFFSET SIZE VALUE
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "f2/crc.h"
+#include "f2/errors.h"
+#include "f2/fs.h"
+#include "f2/io.h"
+#include "f2/sb.h"
+
+struct fdesc {
+	const char *name;
+	size_t off, size;
+};
+
+#define SBF(n) { #n, offsetof(struct f2_super, n), sizeof(((struct f2_super *)0)->n) }
+static const struct fdesc sb_fields[] = {
+	SBF(magic), SBF(block_count), SBF(log_blocksize), SBF(segment_count),
+	SBF(segment_count_main), SBF(main_blkaddr), SBF(nat_blkaddr), SBF(root_ino),
+	SBF(feature), SBF(cp_payload), SBF(crc), { NULL, 0, 0 },
+};
+#define CPF(n) { #n, offsetof(struct f2_checkpoint, n), sizeof(((struct f2_checkpoint *)0)->n) }
+static const struct fdesc cp_fields[] = {
+	CPF(checkpoint_ver), CPF(user_block_count), CPF(valid_block_count),
+	CPF(free_segment_count), CPF(ckpt_flags), CPF(valid_node_count),
+	CPF(valid_inode_count), CPF(next_free_nid), CPF(cp_pack_total_block_count),
+	{ NULL, 0, 0 },
+};
+#define INF(s, n) { s, offsetof(struct f2_inode, n), sizeof(((struct f2_inode *)0)->n) }
+static const struct fdesc inode_fields[] = {
+	INF("mode", i_mode), INF("advise", i_advise), INF("inline", i_inline),
+	INF("links", i_links), INF("size", i_size), INF("blocks", i_blocks),
+	INF("depth", i_current_depth), INF("xattr_nid", i_xattr_nid), INF("flags", i_flags),
+	INF("namelen", i_namelen), INF("dir_level", i_dir_level),
+	INF("extra_isize", i_extra_isize), INF("csum", i_inode_checksum),
+	{ NULL, 0, 0 },
+};
+static const struct fdesc footer_fields[] = {
+	{ "footer_nid", offsetof(struct f2_node, footer.nid), 4 },
+	{ "footer_ino", offsetof(struct f2_node, footer.ino), 4 },
+	{ "footer_flag", offsetof(struct f2_node, footer.flag), 4 },
+	{ "word0", 0, 4 },
+	{ NULL, 0, 0 },
+};
+
+static int die(const char *what, const char *arg)
+{
+	fprintf(stderr, "f2field: %s%s\n", what, arg);
+	exit(2);
+}
+
+static const struct fdesc *lookup(const struct fdesc *t, const char *name)
+{
+	for (; t->name; t++)
+		if (!strcmp(t->name, name))
+			return t;
+	return NULL;
+}
+
+static uint32_t num(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 0);
+
+	if (end == s || *end)
+		die("not a number: ", s);
+	return (uint32_t)v;
+}
+
+static struct f2_fs *open_fs(const char *img, int sb_only)
+{
+	struct f2_fs_opts o = { .sb_only = sb_only };
+	struct f2_fs *fs;
+
+	if (f2_fs_open(img, &o, &fs)) {
+		fprintf(stderr, "f2field: %s: %s\n", img, fs ? fs->why : "cannot open");
+		exit(2);
+	}
+	return fs;
+}
+
+/* Inline-or-first-block dentry slot of name in directory dir. */
+static void locate_dent(struct f2_fs *fs, uint32_t dir, const char *name, const char *f,
+			uint64_t *off, size_t *size)
+{
+	struct f2_inode_ref ir;
+	uint8_t blk[F2_BLKSIZE];
+	const uint8_t *bitmap, *de, *names;
+	uint32_t nr;
+	uint64_t base;
+	size_t len = strlen(name);
+
+	if (f2_inode_read(fs, dir, &ir))
+		die("", fs->why);
+	if (ir.node.i.i_inline & F2_INLINE_DENTRY) {
+		uint32_t bytes = ir.inline_bytes, bm, rsv;
+
+		nr = bytes * 8 / ((sizeof(struct f2_dir_entry) + F2_SLOT_LEN) * 8 + 1);
+		bm = (nr + 7) / 8;
+		rsv = bytes - (uint32_t)((sizeof(struct f2_dir_entry) + F2_SLOT_LEN) * nr) - bm;
+		memcpy(blk, &ir.node, F2_BLKSIZE);
+		bitmap = f2_inline_data(&ir);
+		base = (uint64_t)ir.blkaddr * F2_BLKSIZE;
+		bitmap = blk + (bitmap - (const uint8_t *)&ir.node);
+		de = bitmap + bm + rsv;
+		names = de + nr * sizeof(struct f2_dir_entry);
+	} else {
+		uint32_t a = f2_inode_addr(&ir, 0);
+
+		if (f2_fs_read_block(fs, a, blk))
+			die("", fs->why);
+		base = (uint64_t)a * F2_BLKSIZE;
+		nr = F2_NR_DENTRY_IN_BLOCK;
+		bitmap = blk;
+		de = blk + offsetof(struct f2_dentry_block, dentry);
+		names = blk + offsetof(struct f2_dentry_block, filename);
+	}
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct f2_dir_entry *d = (const void *)(de + i * sizeof(*d));
+
+		if (!(bitmap[i / 8] & (1u << (i % 8))) || f2_le16(d->name_len) != len ||
+		    memcmp(names + (size_t)i * F2_SLOT_LEN, name, len))
+			continue;
+		if (!strcmp(f, "bit")) {
+			*off = base + (uint64_t)(bitmap - blk) + i / 8;
+			*size = 1;
+			return;
+		}
+		*off = base + (uint64_t)((const uint8_t *)d - blk);
+		if (!strcmp(f, "ino")) { *off += offsetof(struct f2_dir_entry, ino); *size = 4; }
+		else if (!strcmp(f, "hash")) { *off += 0; *size = 4; }
+		else if (!strcmp(f, "name_len")) { *off += offsetof(struct f2_dir_entry, name_len); *size = 2; }
+		else if (!strcmp(f, "file_type")) { *off += offsetof(struct f2_dir_entry, file_type); *size = 1; }
+		else die("unknown dentry field ", f);
+		return;
+	}
+	die("no entry ", name);
+}
+
+static void locate(const char *img, const char *spec, uint64_t *off, size_t *size)
+{
+	char buf[512], *p[5] = { 0 }, *save;
+	int n = 0;
+	const struct fdesc *d;
+	struct f2_fs *fs;
+
+	snprintf(buf, sizeof(buf), "%s", spec);
+	if (!strncmp(spec, "dent.", 5)) {	/* the name may hold dots */
+		char *dir = buf + 5, *name = strchr(dir, '.'), *f = strrchr(buf, '.');
+
+		if (!name || f == name)
+			die("bad field ", spec);
+		*name++ = 0;
+		*f++ = 0;
+		fs = open_fs(img, 0);
+		locate_dent(fs, num(dir), name, f, off, size);
+		f2_fs_close(fs);
+		return;
+	}
+	for (char *t = strtok_r(buf, ".", &save); t && n < 5; t = strtok_r(NULL, ".", &save))
+		p[n++] = t;
+	if (n < 2)
+		die("bad field ", spec);
+	if (!strcmp(p[0], "sb") || !strcmp(p[0], "sb1")) {
+		if (!(d = lookup(sb_fields, p[1])))
+			die("unknown superblock field ", p[1]);
+		*off = (p[0][2] ? F2_BLKSIZE : 0) + F2_SUPER_OFFSET + d->off;
+		*size = d->size;
+		return;
+	}
+	fs = open_fs(img, 0);
+	if (!strcmp(p[0], "cp") || !strcmp(p[0], "cpo")) {
+		int pack = p[0][2] ? 1 - fs->cp_pack : fs->cp_pack;
+		uint64_t start = f2_le32(fs->sb.cp_blkaddr) + (uint64_t)pack * F2_BLKS_PER_SEG;
+
+		if (!strcmp(p[1], "crc")) {
+			*off = start * F2_BLKSIZE + f2_le32(fs->cp->checksum_offset);
+			*size = 4;
+		} else {
+			if (!(d = lookup(cp_fields, p[1])))
+				die("unknown checkpoint field ", p[1]);
+			*off = start * F2_BLKSIZE + d->off;
+			*size = d->size;
+		}
+	} else if (!strcmp(p[0], "nat") && n == 3) {
+		uint32_t nid = num(p[1]);
+		struct f2_nat_info ni;
+
+		if (f2_nat_lookup(fs, nid, &ni) || ni.in_journal)
+			die("not in a NAT block: nid ", p[1]);
+		*off = f2_nat_block_addr(fs, nid / F2_NAT_ENTRIES_PER_BLOCK) * F2_BLKSIZE +
+		       (nid % F2_NAT_ENTRIES_PER_BLOCK) * sizeof(struct f2_nat_entry);
+		if (!strcmp(p[2], "version")) { *size = 1; }
+		else if (!strcmp(p[2], "ino")) { *off += 1; *size = 4; }
+		else if (!strcmp(p[2], "blkaddr")) { *off += 5; *size = 4; }
+		else die("unknown NAT field ", p[2]);
+	} else if (!strcmp(p[0], "sit") && n == 3) {
+		uint32_t seg = num(p[1]);
+		struct f2_sit_info si;
+
+		if (f2_sit_get(fs, seg, &si) || si.in_journal)
+			die("not in a SIT block: segment ", p[1]);
+		*off = f2_sit_block_addr(fs, seg / F2_SIT_ENTRIES_PER_BLOCK) * F2_BLKSIZE +
+		       (seg % F2_SIT_ENTRIES_PER_BLOCK) * sizeof(struct f2_sit_entry);
+		if (!strcmp(p[2], "vblocks")) *size = 2;
+		else if (!strcmp(p[2], "map0")) { *off += 2; *size = 1; }
+		else die("unknown SIT field ", p[2]);
+	} else if (!strcmp(p[0], "ssa") && n == 4) {
+		*off = ((uint64_t)fs->ssa_blkaddr + num(p[1])) * F2_BLKSIZE +
+		       num(p[2]) * sizeof(struct f2_summary);
+		if (!strcmp(p[3], "nid")) *size = 4;
+		else if (!strcmp(p[3], "ofs")) { *off += 5; *size = 2; }
+		else die("unknown SSA field ", p[3]);
+	} else if ((!strcmp(p[0], "inode") || !strcmp(p[0], "node")) && n == 3) {
+		uint32_t nid = num(p[1]);
+		struct f2_nat_info ni;
+
+		if (f2_nat_lookup(fs, nid, &ni) || !ni.blkaddr)
+			die("not in use: nid ", p[1]);
+		*off = (uint64_t)ni.blkaddr * F2_BLKSIZE;
+		if ((d = lookup(footer_fields, p[2]))) {
+			*off += d->off;
+			*size = d->size;
+		} else if (p[0][1] == 'n' && (d = lookup(inode_fields, p[2]))) {
+			*off += d->off;
+			*size = d->size;
+		} else if (p[0][1] == 'n' && !strncmp(p[2], "nid", 3) && p[2][3] >= '0' &&
+			   p[2][3] <= '4' && !p[2][4]) {
+			*off += offsetof(struct f2_inode, i_nid) + 4 * (size_t)(p[2][3] - '0');
+			*size = 4;
+		} else if (p[0][1] == 'n' && !strcmp(p[2], "addr0")) {
+			struct f2_inode_ref ir;
+
+			if (f2_inode_read(fs, nid, &ir))
+				die("", fs->why);
+			*off += offsetof(struct f2_inode, i_addr) + 4 * (size_t)ir.extra_words;
+			*size = 4;
+		} else {
+			die("unknown node field ", p[2]);
+		}
+	} else if (!strcmp(p[0], "dent") && n == 4) {
+		locate_dent(fs, num(p[1]), p[2], p[3], off, size);
+	} else {
+		die("bad field ", spec);
+	}
+	f2_fs_close(fs);
+}
+
+static uint64_t get_le(const uint8_t *b, size_t n)
+{
+	uint64_t v = 0;
+
+	for (size_t i = n; i-- > 0;)
+		v = v << 8 | b[i];
+	return v;
+}
+
+static void put(const char *img, uint64_t off, size_t size, uint64_t v)
+{
+	struct f2_io *io;
+	uint8_t b[8];
+
+	for (size_t i = 0; i < size; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+	if (f2_io_open_unix(img, F2_IO_RDWR, &io) || f2_io_write(io, off, b, size))
+		die("cannot write ", img);
+	f2_io_close(io);
+}
+
+static void fixcrc(const char *img, const char *what)
+{
+	struct f2_io *io;
+	uint8_t blk[F2_BLKSIZE];
+	uint64_t at;
+
+	if (f2_io_open_unix(img, F2_IO_RDWR, &io))
+		die("cannot open ", img);
+	if (!strcmp(what, "sb") || !strcmp(what, "sb1")) {
+		at = what[2] ? 1 : 0;
+		f2_io_read_block(io, at, blk);
+		f2_sb_set_crc((struct f2_super *)(blk + F2_SUPER_OFFSET));
+	} else if (!strcmp(what, "cp") || !strcmp(what, "cpo")) {
+		struct f2_fs *fs = open_fs(img, 0);
+		int pack = what[2] ? 1 - fs->cp_pack : fs->cp_pack;
+
+		at = f2_le32(fs->sb.cp_blkaddr) + (uint64_t)pack * F2_BLKS_PER_SEG;
+		f2_io_read_block(io, at, blk);
+		f2_cp_set_crc(blk, f2_le32(((struct f2_checkpoint *)blk)->checksum_offset));
+		f2_fs_close(fs);
+	} else if (!strncmp(what, "inode.", 6)) {
+		struct f2_fs *fs = open_fs(img, 0);
+		struct f2_nat_info ni;
+		struct f2_node *n = (void *)blk;
+
+		if (f2_nat_lookup(fs, num(what + 6), &ni) || !ni.blkaddr)
+			die("no inode ", what + 6);
+		at = ni.blkaddr;
+		f2_io_read_block(io, at, blk);
+		f2_set_le32(n->i.i_inode_checksum, f2_inode_csum(fs->csum_seed, blk));
+		f2_fs_close(fs);
+	} else {
+		die("cannot fix the crc of ", what);
+	}
+	if (f2_io_write_block(io, at, blk))
+		die("cannot write ", img);
+	f2_io_close(io);
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t off;
+	size_t size;
+
+	if (argc >= 4 && !strcmp(argv[2], "get")) {
+		struct f2_io *io;
+		uint8_t b[8];
+
+		locate(argv[1], argv[3], &off, &size);
+		if (f2_io_open_unix(argv[1], F2_IO_RDONLY, &io) || f2_io_read(io, off, b, size))
+			die("cannot read ", argv[1]);
+		f2_io_close(io);
+		printf("%llu %zu %llu\n", (unsigned long long)off, size,
+		       (unsigned long long)get_le(b, size));
+		return 0;
+	}
+	if (argc >= 5 && !strcmp(argv[2], "set")) {
+		locate(argv[1], argv[3], &off, &size);
+		put(argv[1], off, size, strtoull(argv[4], NULL, 0));
+		return 0;
+	}
+	if (argc >= 6 && !strcmp(argv[2], "setoff")) {
+		size = num(argv[4]);
+		if (size < 1 || size > 8)
+			die("size must be 1..8: ", argv[4]);
+		put(argv[1], strtoull(argv[3], NULL, 0), size, strtoull(argv[5], NULL, 0));
+		return 0;
+	}
+	if (argc >= 4 && !strcmp(argv[2], "fixcrc")) {
+		fixcrc(argv[1], argv[3]);
+		return 0;
+	}
+	fprintf(stderr, "usage: f2field IMG get FIELD | set FIELD VALUE | "
+		"setoff OFFSET SIZE VALUE | fixcrc sb|sb1|cp|cpo|inode.INO\n");
+	return 2;
+}
