@@ -354,7 +354,7 @@ kernel_run() {
 		-nographic -no-reboot -nodefaults -monitor none \
 		-serial "file:$KERNEL_LOG" -serial "file:$KERNEL_OUT" \
 		-kernel "$KERNEL_VMLINUZ" -initrd "$dir/initrd.gz" \
-		-append "console=ttyS0 quiet loglevel=4 panic=-1 oops=panic f2disks=$n f2zoned=$zoned" \
+		-append "console=ttyS0 quiet loglevel=4 no_timer_check panic=-1 oops=panic f2disks=$n f2zoned=$zoned" \
 		"${drives[@]}" </dev/null >"$dir/qemu.out" 2>&1 || rc=$?
 	t1=$(date +%s.%N)
 	KERNEL_WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
