@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/fuzz/mkcorpus.sh - regenerate the seed corpus tests/fuzz/corpus/.
+#
+#   tests/fuzz/mkcorpus.sh          (needs clang for build.sh, and the
+#                                    reference sload.f2fs, f2fs-tools 1.15)
+#
+# Seeds for every target, in tests/fuzz/corpus/<target>/:
+#   base-V      the pristine base image V (one byte: the variant)
+#   tree-V      base image V populated by the reference sload.f2fs with a
+#               small tree (inline and block files, a 1 MiB file of
+#               zeros, nested directories, a 150-entry directory spanning
+#               several dentry blocks, short and long symlinks, a hard
+#               link, a fifo, an empty file), as the diff from base V
+# The tree is small because sload 1.15 runs out of room on a 64 MiB
+# volume past ~2 MiB of data; Debian's sload has no compression support,
+# so compressed clusters are reached by mutation only (until our own
+# populate engine can write seeds).  Our engine writes nothing but mkfs
+# today; when populate lands, seeds written by it belong here too.
+set -eu
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+out=${FUZZ_OUT:-$top/tests/.cache/fuzz}
+sload=${REF_SLOAD:-/sbin/sload.f2fs}
+"$top/tests/fuzz/build.sh" "$out" >/dev/null
+tool=$out/fztool
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+src=$tmp/src
+mkdir -p "$src/a/b/c" "$src/many"
+echo hello >"$src/small.txt"
+for i in $(seq 1 200); do echo "line $i of a text that spans two blocks"; done >"$src/text.txt"
+dd if=/dev/zero of="$src/zeros.bin" bs=1M count=1 status=none
+for i in $(seq 1 150); do echo "$i" >"$src/many/file_with_a_longish_name_$i"; done
+echo deep >"$src/a/b/c/deep"
+: >"$src/empty"
+ln -s small.txt "$src/link"
+ln -s "$(printf 'p%.0s' $(seq 1 300))" "$src/longlink"
+ln "$src/text.txt" "$src/hard"
+mkfifo "$src/fifo"
+touch -h -d @1700000000 "$src" "$src"/* "$src"/*/* "$src"/a/b/c "$src"/a/b/c/*
+
+targets=$(cd "$top/tests/fuzz" && ls fuzz_*.c | sed 's/^fuzz_//; s/\.c$//')
+for t in $targets; do
+	rm -rf "$top/tests/fuzz/corpus/$t"
+	mkdir -p "$top/tests/fuzz/corpus/$t"
+done
+for v in 0 1 2; do
+	"$tool" base "$v" "$tmp/img"
+	# sload 1.15 writes inline_xattr_size 0 under flexible_inline_xattr
+	# (base 1) and then exits 255 from its own check; such a seed is still
+	# a fine start for the fuzzer (the read path accepts those inodes), so
+	# only a missing root is fatal.
+	if ! "$sload" -f "$src" -T 1700000000 "$tmp/img" >"$tmp/sload.log" 2>&1; then
+		echo "mkcorpus.sh: note: sload exited non-zero on base $v" >&2
+	fi
+	"$tool" diff "$v" "$tmp/img" "$tmp/tree-$v"
+	printf "\\x0$v" >"$tmp/base-$v"
+	for t in $targets; do
+		cp "$tmp/tree-$v" "$tmp/base-$v" "$top/tests/fuzz/corpus/$t/"
+	done
+done
+du -sh "$top/tests/fuzz/corpus"
