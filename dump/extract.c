@@ -173,7 +173,8 @@ static void set_times(int dirfd, const char *name, int fd, const struct f2_inode
 
 struct xctx {
 	struct ex *x;
-	int fd;
+	int fd;			/* the file, or -1: use path (via /proc, no follow) */
+	const char *path;
 	const char *rel;
 };
 
@@ -191,7 +192,8 @@ static int put_xattr(void *ctx, const struct f2_xattr *xa)
 	if (memchr(xa->name, 0, xa->name_len))
 		return 0;
 	snprintf(name, sizeof(name), "%s%.*s", p, (int)xa->name_len, xa->name);
-	if (fsetxattr(c->fd, name, xa->value, xa->value_len, 0)) {
+	if (c->fd >= 0 ? fsetxattr(c->fd, name, xa->value, xa->value_len, 0) :
+	    lsetxattr(c->path, name, xa->value, xa->value_len, 0)) {
 		if ((errno == ENOTSUP || errno == EPERM) && x->xattr_warned++)
 			return 0;
 		char why[400];
@@ -207,7 +209,7 @@ static void set_meta(struct ex *x, int fd, const char *rel, const struct f2_inod
 	const struct f2_inode *i = &ir->node.i;
 
 	if (x->eo->xattrs) {
-		struct xctx c = { x, fd, rel };
+		struct xctx c = { x, fd, NULL, rel };
 
 		if (f2_xattr_iter(x->d->fs, ir, put_xattr, &c))
 			ex_err(x, rel, x->d->fs->why);
@@ -415,6 +417,14 @@ static int make_entry(struct ex *x, int dirfd, const char *rel_dir, const char *
 		close(fd);
 		x->files++;
 	} else {
+		if (x->eo->xattrs) {
+			char proc[64 + F2_NAME_LEN + 32];
+			struct xctx c = { x, -1, proc, rel };
+
+			snprintf(proc, sizeof(proc), "/proc/self/fd/%d/%s", dirfd, used);
+			if (f2_xattr_iter(x->d->fs, ir, put_xattr, &c))
+				ex_err(x, rel, x->d->fs->why);
+		}
 		if (x->eo->owners && fchownat(dirfd, used, f2_le32(ir->node.i.i_uid),
 					      f2_le32(ir->node.i.i_gid), AT_SYMLINK_NOFOLLOW))
 			ex_warn(x, rel, "cannot set the owner");
@@ -533,13 +543,16 @@ void dump_extract(struct dump_ctx *d, const struct extract_opts *eo)
 	struct ex x = { .d = d, .eo = eo, .rootfd = -1 };
 	struct f2_inode_ref *ir = malloc(sizeof(*ir));
 	const char *base;
+	int created = 0;
 
 	x.buf = malloc((size_t)CHUNK_BLOCKS * F2_BLKSIZE);
 	if (!ir || !x.buf) {
 		dump_error(d, "out of memory");
 		goto out;
 	}
-	if (mkdir(eo->outdir, 0755) && errno != EEXIST) {
+	if (!mkdir(eo->outdir, 0777))
+		created = 1;
+	else if (errno != EEXIST) {
 		dump_error(d, "%s: cannot create: %s", eo->outdir, strerror(errno));
 		goto out;
 	}
@@ -561,6 +574,9 @@ void dump_extract(struct dump_ctx *d, const struct extract_opts *eo)
 		} else {
 			map_put(&x.seen, ir->ino, NULL);
 			extract_dir(&x, x.rootfd, "", ir, 0);
+			/* a directory we made takes the root's attributes */
+			if (created)
+				set_meta(&x, x.rootfd, ".", ir);
 		}
 	} else {
 		struct f2_dirent de = { .ino = ir->ino };

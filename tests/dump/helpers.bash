@@ -69,3 +69,39 @@ json() {
 text_numbers() {
 	sed -nE 's/^([A-Za-z_][][A-Za-z0-9_.]*)[[:space:]]+\[0x[[:space:]]*[0-9a-f]+ : ([0-9]+)\]$/\1=\2/p'
 }
+
+# tree_manifest DIR: DIR in the fixtures' manifest format (see
+# tests/lib/fixtures.bash): path type mode uid gid size nlink last.
+# Regular files over 1 GiB get "big" instead of an md5 (check_big_sparse
+# checks those without reading gigabytes of holes).
+tree_manifest() {
+	local dir=$1
+	(cd "$dir" && find . -type f -size -1048577k -print0 | xargs -0r md5sum) |
+		sed 's/^\([0-9a-f]*\)  /\1\t/' >"$dir.md5s"
+	(cd "$dir" && find . -printf '%p\t%y\t%m\t%U\t%G\t%s\t%n\t%l\n') |
+	awk -F'\t' -v OFS='\t' -v dir="$dir" '
+		FILENAME ~ /md5s$/ { md5[$2] = $1; next }
+		{
+			last = "-"; size = $6
+			if ($2 == "d") size = "-"
+			else if ($2 == "f") last = ($1 in md5) ? md5[$1] : "big"
+			else if ($2 == "l") last = $8
+			else if ($2 == "c" || $2 == "b") {
+				cmd = "stat -c %Hr,%Lr \"" dir "/" $1 "\""
+				cmd | getline last; close(cmd)
+			}
+			printf "%s\t%s\t%04d\t%s\t%s\t%s\t%s\t%s\n", $1, $2, $3, $4, $5, size, $7, last
+		}' "$dir.md5s" - | LC_ALL=C sort
+	rm -f "$dir.md5s"
+}
+
+# tree_xattrs DIR: path<TAB>name<TAB>hex for every xattr under DIR
+tree_xattrs() {
+	local dir=$1
+	(cd "$dir" && find . -print0 | LC_ALL=C sort -z |
+	 xargs -0 getfattr -h -d -m - -e hex --absolute-names 2>/dev/null) |
+	awk '/^# file: / { f = substr($0, 9); next }
+	     /=/ { i = index($0, "="); v = substr($0, i + 1); sub(/^0x/, "", v);
+		   if (v == "\"\"") v = "";
+		   printf "%s\t%s\t%s\n", f, substr($0, 1, i - 1), v }' | LC_ALL=C sort
+}
