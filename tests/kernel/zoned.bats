@@ -27,7 +27,18 @@ setup_file() {
 	kernel_add_binary "$MKFS" && kernel_add_binary "$F2SB" &&
 		kernel_add_binary "$dir/ref/ref-mkfs.f2fs" &&
 		kernel_add_binary "$REF_FSCK" || return 1
-	KERNEL_ZONED=$dir/zns1.img KERNEL_ZONED2=$dir/zns2.img \
+	# null_blk (and configfs, which it needs) for a zoned device with
+	# conventional zones; the guest loads them itself
+	local mdir=$KERNEL_DIR/root/lib/modules/$KERNEL_RELEASE/kernel files= m
+	for m in fs/configfs/configfs drivers/block/null_blk/null_blk; do
+		if [ -f "$mdir/$m.ko" ]; then
+			files="$files $mdir/$m.ko:/guest/${m##*/}.ko"
+		elif [ -f "$mdir/$m.ko.xz" ]; then
+			xz -dc "$mdir/$m.ko.xz" >"$dir/${m##*/}.ko" &&
+				files="$files $dir/${m##*/}.ko:/guest/${m##*/}.ko"
+		fi
+	done
+	KERNEL_FILES=$files KERNEL_ZONED=$dir/zns1.img KERNEL_ZONED2=$dir/zns2.img \
 		KERNEL_ZONE_SIZE=64M KERNEL_ZONE_CAP=64M KERNEL_ZONE_CAP2=48M \
 		KERNEL_RUN_DIR=$dir/run KERNEL_TIMEOUT=900 \
 		kernel_run "$BATS_TEST_DIRNAME/guest/zoned-check.sh" "$dir/vda.img" "$dir/vdb.img"
@@ -70,7 +81,7 @@ sb_dump() {
 
 # compare_volume TAG: our superblock and checkpoint against the reference's
 # on the same devices.  Not compared: identity (uuid, versions, crcs,
-# checkpoint version) and the checkpoint's trimmed flag.
+# checkpoint version).
 compare_volume() {
 	local tag=$1 d=$BATS_FILE_TMPDIR
 	sb_dump "$tag-ours" >"$d/$tag.ours"
@@ -81,7 +92,7 @@ compare_volume() {
 		return 1
 	}
 	compare_field_files "$d/$tag.ours" "$d/$tag.ref" \
-		'^(uuid|crc|version|init_version|cp\.checkpoint_ver|cp\.crc|cp\.ckpt_flags|cp\.pack)$'
+		'^(uuid|crc|version|init_version|cp\.checkpoint_ver|cp\.crc)$'
 }
 
 @test "zoned: the guest ran the whole check script" {
@@ -118,6 +129,17 @@ compare_volume() {
 @test "zoned: superblock and checkpoint equal the reference's (capacity 48 of 64 MiB)" {
 	expect_report cap "ref-mkfs ok" "mkfs ok"
 	compare_volume cap
+}
+
+@test "zoned: superblock and checkpoint equal the reference's (single device, 4 conventional zones)" {
+	report | grep -qx 'nullb0 queue host-managed 131072 64'
+	expect_report single "ref-mkfs ok" "mkfs ok"
+	compare_volume single
+}
+
+@test "zoned: the kernel mounts, fills, remounts a single zoned device with conventional zones" {
+	expect_report single "mount ok" "wrote 1001 files" "umount ok" "remount ok" \
+		"md5 match" "umount2 ok"
 }
 
 @test "zoned: the volume records both devices and the blkzoned feature" {
@@ -167,28 +189,44 @@ check_fsck() {
 	check_fsck cap-fresh
 }
 
+# On a single zoned device, mkfs 1.15 counts the superblock zone as free
+# space in the checkpoint and its fsck then objects to the fresh volume;
+# the kernel's first checkpoint corrects the count.
+@test "zoned: reference fsck --dry-run on the single zoned device, fresh and used" {
+	fsck_like_ref single-fresh single-ref-fresh
+	check_fsck single-used
+}
+
 @test "zoned: reference fsck --dry-run finds the used volume clean (capacity = zone size)" {
 	check_fsck full-used
 }
 
+# fsck_like_ref OURS REF: the reference fsck finds OURS clean when it finds
+# REF (the reference's own format, same devices, same history) clean;
+# otherwise it must report exactly the same verdicts and exit status on
+# both, so the failure is the reference tools', not our format's.
+fsck_like_ref() {
+	local ours=$1 ref=$2 d=$BATS_FILE_TMPDIR side
+	if check_fsck "$ref" >/dev/null; then
+		check_fsck "$ours"
+		return
+	fi
+	check_fsck "$ours" >/dev/null || true # extracts $ours.fsck
+	[ -s "$d/$ours.fsck" ] || { echo "no fsck run for $ours"; return 1; }
+	for side in "$ours" "$ref"; do
+		grep '\[Fail\]\|\[Ok' "$d/$side.fsck" | sed 's/\[0x[0-9a-f]*\]//' >"$d/$side.v"
+	done
+	echo "the reference's own volume fails reference fsck the same way:"
+	grep Fail "$d/$ref.fsck"
+	diff "$d/$ref.v" "$d/$ours.v"
+	[ "$(sed -n "s/^$ours fsck-status //p" "$d/report")" = \
+	  "$(sed -n "s/^$ref fsck-status //p" "$d/report")" ]
+}
+
 # With zone capacity below the zone size, fsck.f2fs 1.15 miscounts free
 # segments on any volume the kernel has written, the reference's own
-# format included: ours must then fail exactly as the reference's does.
+# format included.
 @test "zoned: reference fsck --dry-run on the used volume (capacity 48 of 64 MiB)" {
-	expect_report cap-refvol "mount ok" "wrote 1001 files" "md5 match"
-	if check_fsck cap-refvol-used; then
-		check_fsck cap-used
-	else
-		d=$BATS_FILE_TMPDIR
-		check_fsck cap-used >/dev/null || true # extracts cap-used.fsck
-		grep -v 'Check node\|Info:\|^ *[0-9]' "$d/cap-refvol-used.fsck" | grep '\[Fail\]\|\[Ok' >"$d/ref.verdicts"
-		grep -v 'Check node\|Info:\|^ *[0-9]' "$d/cap-used.fsck" | grep '\[Fail\]\|\[Ok' >"$d/ours.verdicts" || true
-		sed 's/\[0x[0-9a-f]*\]//' "$d/ref.verdicts" >"$d/ref.v"
-		sed 's/\[0x[0-9a-f]*\]//' "$d/ours.verdicts" >"$d/ours.v"
-		echo "the reference's own volume fails fsck after use:"
-		grep Fail "$d/ref.verdicts"
-		diff "$d/ref.v" "$d/ours.v"
-		[ "$(sed -n 's/^cap-used fsck-status //p' "$d/report")" = \
-		  "$(sed -n 's/^cap-refvol-used fsck-status //p' "$d/report")" ]
-	fi
+	expect_report cap-refvol "used"
+	fsck_like_ref cap-used cap-refvol-used
 }

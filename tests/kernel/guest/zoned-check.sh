@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Guest side of tests/kernel/zoned.bats (busybox sh).  Two zoned NVMe
 # namespaces (nvme0n1: capacity = zone size; nvme0n2: capacity below the
-# zone size) and two regular virtio disks (vda, vdb) for their metadata.
+# zone size) and two regular virtio disks (vda, vdb) for their metadata;
+# then a null_blk host-managed device with conventional zones, alone.
 # Staged: our mkfs.f2fs, the reference as ref-mkfs.f2fs and fsck.f2fs,
 # and f2sb.  Prints "<tag> <fact>" lines, superblock dumps between
 # "<tag> SB-BEGIN" and "<tag> SB-END", then DONE.
@@ -37,16 +38,20 @@ refuse ref-refuse-no-conv ref-mkfs.f2fs -f -m /dev/nvme0n1
 refuse refuse-not-zoned mkfs.f2fs -f -m /dev/vda
 refuse refuse-nodiscard mkfs.f2fs -f -m -t 0 -c /dev/nvme0n1 /dev/vda
 
-# fill DIR: 10 x 10 directories of 10 files of varied sizes, one 6 MiB file
+# fill DIR: 10 x 10 directories of 10 files of varied sizes (0..~12 KiB:
+# inline data and multi-block files), one 6 MiB file.  The small files are
+# cut from one random text with shell builtins: a fork per file costs
+# seconds under TCG.
 fill() {
-	local d s f n=0
+	local d s f n=0 data
+	data=$(head -c 9300 /dev/urandom | base64 | tr -d '\n') || return 1
 	for d in 0 1 2 3 4 5 6 7 8 9; do
 		for s in 0 1 2 3 4 5 6 7 8 9; do
 			mkdir -p "$1/d$d/s$s" || return 1
 			for f in 0 1 2 3 4 5 6 7 8 9; do
-				head -c $(( (d * 100 + s * 10 + f) * 127 % 12289 )) /dev/urandom \
-					>"$1/d$d/s$s/f$f" || return 1
 				n=$((n + 1))
+				printf '%s' "${data:$n:$(( (d * 100 + s * 10 + f) * 127 % 12289 ))}" \
+					>"$1/d$d/s$s/f$f" || return 1
 			done
 		done
 	done
@@ -101,23 +106,32 @@ use() {
 	fi
 }
 
-# volume TAG ZONED REGULAR [REFUSE]: the reference's format (used by the
-# kernel and checked too when REFUSE is set), then ours: fresh check, use,
-# check again
+# volume TAG DEV0 REFVOL DEVICE-ARGS...: the reference's format (used by
+# the kernel and checked too when REFVOL is 1), then ours: fresh check,
+# use, check again.  DEV0 holds the superblock.
 volume() {
-	local tag=$1 z=$2 r=$3
-	if ref-mkfs.f2fs -f -m -c "/dev/$z" "/dev/$r" >/tmp/ref.out 2>&1; then
+	local tag=$1 r=$2 refvol=$3
+	shift 3
+	if ref-mkfs.f2fs -f -m "$@" >/tmp/ref.out 2>&1; then
 		echo "$tag ref-mkfs ok"
 		sb "$tag-ref" "$r"
-		if [ -n "${4:-}" ]; then
-			use "$tag-refvol" "$r"
+		fsck "$tag-ref-fresh" "$r"
+		if [ "$refvol" = 1 ]; then
+			# a little use by the kernel, enough for it to write
+			# its own checkpoint
+			if mount -t f2fs "/dev/$r" /mnt; then
+				mkdir /mnt/d && for f in 1 2 3 4 5 6 7 8; do
+					head -c $((f * 5000)) /dev/urandom >/mnt/d/f$f
+				done
+				umount /mnt && echo "$tag-refvol used"
+			fi
 			fsck "$tag-refvol-used" "$r"
 		fi
 	else
 		echo "$tag ref-mkfs failed: $(tail -n 3 /tmp/ref.out | tr '\n' ' ')"
 	fi
 	grep -i 'overprovision\|zone' /tmp/ref.out | sed "s/^/$tag ref-info /"
-	if ! mkfs.f2fs -f -m -c "/dev/$z" "/dev/$r" >/tmp/ours.out 2>&1; then
+	if ! mkfs.f2fs -f -m "$@" >/tmp/ours.out 2>&1; then
 		echo "$tag mkfs failed: $(tail -n 3 /tmp/ours.out | tr '\n' ' ')"
 		return
 	fi
@@ -129,6 +143,18 @@ volume() {
 	fsck "$tag-used" "$r"
 }
 
-volume full nvme0n1 vda
-volume cap nvme0n2 vdb refvol
+volume full vda 0 -c /dev/nvme0n1 /dev/vda
+volume cap vdb 1 -c /dev/nvme0n2 /dev/vdb
+
+# a single host-managed device whose first zones are conventional
+# (null_blk: 64 zones of 64 MiB, 4 conventional, memory backed)
+if insmod /guest/configfs.ko 2>/dev/null; [ -f /guest/null_blk.ko ] &&
+   insmod /guest/null_blk.ko nr_devices=1 zoned=1 zone_size=64 zone_nr_conv=4 \
+	memory_backed=1 gb=4 && [ -b /dev/nullb0 ]; then
+	q=/sys/block/nullb0/queue
+	echo "nullb0 queue $(cat $q/zoned) $(cat $q/chunk_sectors) $(cat $q/nr_zones)"
+	volume single nullb0 0 /dev/nullb0
+else
+	echo "single null_blk unavailable"
+fi
 echo DONE
