@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * engine_int.h - internals of the write engine (f2/engine.h), shared by
+ * the ew_*.c files: the hash map, the dirty NAT/SIT tables, current
+ * segments, the block cache, and the calls between the files.
+ */
+#ifndef F2_ENGINE_INT_H
+#define F2_ENGINE_INT_H
+#include <stdint.h>
+#include <stddef.h>
+#include "f2/engine.h"
+#include "f2/fs.h"
+
+/* ---- u64 -> pointer hash map (ew_map.c) ------------------------------- */
+struct ew_map {
+	uint64_t *keys;
+	void **vals;
+	size_t cap, n;		/* cap a power of two; empty slots have val NULL */
+};
+void *ew_map_get(const struct ew_map *m, uint64_t key);
+int ew_map_put(struct ew_map *m, uint64_t key, void *val);
+void *ew_map_del(struct ew_map *m, uint64_t key);
+void ew_map_free(struct ew_map *m);
+/* Values in no particular order; returns a malloc'd array of m->n. */
+void **ew_map_values(const struct ew_map *m);
+
+/* ---- tables ----------------------------------------------------------- */
+struct ew_nat {
+	uint32_t nid, ino, blkaddr;
+	uint8_t version;
+	uint8_t dirty;		/* changed since the last checkpoint */
+	uint8_t in_journal;	/* held by the last checkpoint's journal */
+};
+
+struct ew_sit {
+	uint32_t segno;
+	uint16_t vblocks;
+	uint8_t type;
+	uint8_t dirty, in_journal;
+	uint8_t map[F2_SIT_VBLOCK_MAP_SIZE];
+	uint64_t mtime;
+};
+
+struct ew_curseg {
+	uint32_t segno;
+	uint16_t blkoff;
+	struct f2_summary_block sum;
+};
+
+/* A cached node (kind 'n') or directory data block (kind 'd'). */
+struct ew_blk {
+	uint64_t key;		/* nid, or ino << 32 | file block */
+	uint8_t kind;
+	uint8_t dirty;
+	uint8_t log;		/* enum f2_curseg to write it to */
+	uint32_t ino;		/* owner (data blocks) */
+	uint32_t fofs;
+	uint8_t data[F2_BLKSIZE];
+};
+
+struct f2_wfs {
+	struct f2_fs *fs;
+	struct f2_wfs_opts o;
+	char why[F2_WHY_LEN];
+
+	uint8_t *nat_bitmap, *sit_bitmap;	/* our copies of the version bitmaps */
+	uint8_t *freemap;			/* bit set: segment free */
+	uint32_t free_segs;
+	uint32_t segs_per_sec, secs_per_zone;
+	struct ew_curseg cur[F2_NR_CURSEG];
+
+	struct ew_map nat, sit;			/* nid / segno -> entry */
+	struct ew_map nodes, dblks;		/* cached blocks */
+	size_t cached;
+	uint32_t next_nid;			/* free-nid search cursor */
+
+	uint64_t valid_blocks, user_blocks;
+	uint32_t valid_nodes, valid_inodes;
+	uint64_t cp_ver;			/* the committed checkpoint */
+	int cp_pack;				/* pack of the committed checkpoint */
+	uint32_t ckpt_flags;
+	uint64_t mtime;
+
+	uint32_t *orphans;
+	size_t norphans, orphan_cap;
+	uint8_t *zero;				/* a zero block */
+};
+
+int ew_fail(struct f2_wfs *w, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---- ew_seg.c: segments, SIT, SSA, block allocation ------------------- */
+int ew_seg_init(struct f2_wfs *w);
+int ew_sit_entry(struct f2_wfs *w, uint32_t segno, struct ew_sit **out);
+/* Allocate the next block of log t, owned by nid at ofs (version ver). */
+int ew_alloc_block(struct f2_wfs *w, int t, uint32_t nid, uint16_t ofs, uint8_t ver,
+		   uint32_t *blkaddr);
+/* Mark a block no longer valid (NULL/NEW addresses ignored). */
+int ew_invalidate(struct f2_wfs *w, uint32_t blkaddr);
+/* After a checkpoint: segments left empty become free. */
+void ew_release_prefree(struct f2_wfs *w);
+/* Write the SIT changes (journal or other copy); fills the journal. */
+int ew_sit_flush(struct f2_wfs *w, struct f2_journal *j);
+
+/* ---- ew_nat.c: NAT, nids, node cache ---------------------------------- */
+int ew_nat_get(struct f2_wfs *w, uint32_t nid, struct ew_nat **out);
+int ew_nid_alloc(struct f2_wfs *w, uint32_t ino, uint32_t *nid);
+void ew_nid_free(struct f2_wfs *w, struct ew_nat *e);
+int ew_nat_flush(struct f2_wfs *w, struct f2_journal *j);
+/* Node nid of owner ino, read into the cache (from disk if needed). */
+int ew_node_get(struct f2_wfs *w, uint32_t nid, uint32_t ino, struct ew_blk **out);
+/* A new node in the cache: nid allocated, footer set (ofs = node offset). */
+int ew_node_new(struct f2_wfs *w, uint32_t ino, uint32_t ofs, int is_dir,
+		uint32_t *nid, struct ew_blk **out);
+/* Free a node (and forget its cached copy). */
+int ew_node_free(struct f2_wfs *w, uint32_t nid);
+static inline struct f2_node *ew_node(struct ew_blk *b)
+{
+	return (struct f2_node *)b->data;
+}
+/* Address words inside a node block (4-byte aligned in the block). */
+static inline le32 *ew_word(struct f2_node *n, size_t byte_off)
+{
+	return (le32 *)(void *)((uint8_t *)n + byte_off);
+}
+#define EW_IADDR(n, k)	ew_word((n), offsetof(struct f2_inode, i_addr) + 4 * (size_t)(k))
+#define EW_INID(n, k)	ew_word((n), offsetof(struct f2_inode, i_nid) + 4 * (size_t)(k))
+#define EW_NADDR(n, k)	ew_word((n), 4 * (size_t)(k))
+/* Write back every dirty directory block, then every dirty node. */
+int ew_writeback(struct f2_wfs *w);
+int ew_maybe_writeback(struct f2_wfs *w);
+
+/* ---- ew_file.c: inode layout, block map, data ------------------------- */
+struct ew_ilayout {
+	uint32_t extra, xwords, addrs, inline_bytes;
+};
+void ew_inode_layout(const struct f2_node *n, uint32_t features, struct ew_ilayout *l);
+/* Address slot of file block fofs: *slot points into a cached node,
+ * *owner is that node's blk (nid in footer), *ofs the index in it.
+ * With create, missing nodes are made; without, *slot = NULL for holes. */
+int ew_map_block(struct f2_wfs *w, uint32_t ino, uint64_t fofs, int create,
+		 le32 **slot, struct ew_blk **owner, uint32_t *ofs);
+/* Point file block fofs of ino at a new block of log t holding buf. */
+int ew_write_block_at(struct f2_wfs *w, uint32_t ino, uint64_t fofs, int t,
+		      const void *buf);
+/* Read file block fofs (zero for holes), cached directory blocks first. */
+int ew_read_file_block(struct f2_wfs *w, uint32_t ino, uint64_t fofs, void *buf, int *hole);
+/* Free every data block and node of ino from block fofs on. */
+int ew_truncate_blocks(struct f2_wfs *w, uint32_t ino, uint64_t from);
+int ew_inode_get(struct f2_wfs *w, uint32_t ino, struct ew_blk **out);
+
+/* ---- ew_dir.c --------------------------------------------------------- */
+int ew_dir_add(struct f2_wfs *w, uint32_t dir, const uint8_t *name, size_t len,
+	       uint32_t ino, uint8_t type);
+int ew_dir_find(struct f2_wfs *w, uint32_t dir, const uint8_t *name, size_t len,
+		uint32_t *ino, int remove, int *is_empty_out);
+int ew_dir_init(struct f2_wfs *w, struct ew_blk *inode, uint32_t parent);
+int ew_dir_is_empty(struct f2_wfs *w, uint32_t dir);
+uint8_t ew_ftype(uint16_t mode);
+
+#endif /* F2_ENGINE_INT_H */

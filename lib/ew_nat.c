@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ew_nat.c - the engine's node manager: NAT entries (changed ones kept in
+ * a map, written to the NAT journal or to the other NAT copy at a
+ * checkpoint), free-nid allocation, the cache of node and directory
+ * blocks and its write-back into the logs (data first, then nodes, with
+ * footers and inode checksums set at write time).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "f2/bitmap.h"
+#include "f2/crc.h"
+#include "f2/errors.h"
+#include "f2/io.h"
+#include "engine_int.h"
+
+#define BATCH	256	/* blocks per write when they are contiguous */
+
+int ew_nat_get(struct f2_wfs *w, uint32_t nid, struct ew_nat **out)
+{
+	struct ew_nat *e = ew_map_get(&w->nat, nid);
+	struct f2_nat_info ni;
+	int err;
+
+	if (e) {
+		*out = e;
+		return 0;
+	}
+	if (nid >= w->fs->max_nid || nid == 0)
+		return ew_fail(w, F2_ERANGE, "nid %u beyond the NAT (max %u)", nid,
+			       w->fs->max_nid);
+	err = f2_nat_lookup(w->fs, nid, &ni);
+	if (err)
+		return ew_fail(w, err, "nid %u: %s", nid, w->fs->why);
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->nid = nid;
+	e->ino = ni.ino;
+	e->blkaddr = ni.blkaddr;
+	e->version = ni.version;
+	e->in_journal = (uint8_t)ni.in_journal;
+	err = ew_map_put(&w->nat, nid, e);
+	if (err) {
+		free(e);
+		return err;
+	}
+	*out = e;
+	return 0;
+}
+
+/* Is nid free (never touched by us, or untouched since our open)? */
+static int nid_free(struct f2_wfs *w, uint32_t nid, int *err)
+{
+	struct ew_nat *e = ew_map_get(&w->nat, nid);
+	struct f2_nat_info ni;
+
+	*err = 0;
+	if (e)
+		return !e->blkaddr && !e->dirty;
+	*err = f2_nat_lookup(w->fs, nid, &ni);
+	if (*err)
+		return 0;
+	return !ni.blkaddr;
+}
+
+int ew_nid_alloc(struct f2_wfs *w, uint32_t ino, uint32_t *out)
+{
+	uint32_t first = F2_ROOT_INO + 1, range = w->fs->max_nid - first;
+	uint32_t nid = w->next_nid < first || w->next_nid >= w->fs->max_nid ? first :
+		       w->next_nid;
+	struct ew_nat *e;
+	int err;
+
+	for (uint32_t k = 0; k < range; k++, nid = nid + 1 >= w->fs->max_nid ? first : nid + 1) {
+		if (!nid_free(w, nid, &err)) {
+			if (err)
+				return ew_fail(w, err, "free nid search at %u: %s", nid,
+					       w->fs->why);
+			continue;
+		}
+		err = ew_nat_get(w, nid, &e);
+		if (err)
+			return err;
+		e->ino = ino ? ino : nid;
+		e->blkaddr = F2_NEW_ADDR;
+		e->dirty = 1;
+		w->next_nid = nid + 1;
+		w->valid_nodes++;
+		if (e->ino == nid)
+			w->valid_inodes++;
+		*out = nid;
+		return 0;
+	}
+	return ew_fail(w, F2_ENOSPC, "no free nid (%u nids)", w->fs->max_nid);
+}
+
+void ew_nid_free(struct f2_wfs *w, struct ew_nat *e)
+{
+	if (e->ino == e->nid && w->valid_inodes)
+		w->valid_inodes--;
+	if (w->valid_nodes)
+		w->valid_nodes--;
+	e->blkaddr = F2_NULL_ADDR;
+	e->ino = 0;
+	e->version++;
+	e->dirty = 1;
+}
+
+static int cache_put(struct f2_wfs *w, struct ew_map *m, struct ew_blk *b)
+{
+	int err = ew_map_put(m, b->key, b);
+
+	if (err) {
+		free(b);
+		return err;
+	}
+	w->cached++;
+	return 0;
+}
+
+/* Kernel rule: offsets 3, 4 + N, 5 + 2N and every (N + 1)-th one after
+ * 6 + 2N are indirect nodes (N nids per block). */
+static int is_dnode(uint32_t ofs)
+{
+	const uint32_t n = F2_NIDS_PER_BLOCK;
+
+	if (ofs == 3 || ofs == 4 + n || ofs == 5 + 2 * n)
+		return 0;
+	if (ofs >= 6 + 2 * n) {
+		ofs -= 6 + 2 * n;
+		if (ofs % (n + 1))
+			return 0;
+	}
+	return 1;
+}
+
+int ew_node_get(struct f2_wfs *w, uint32_t nid, uint32_t ino, struct ew_blk **out)
+{
+	struct ew_blk *b = ew_map_get(&w->nodes, nid);
+	struct ew_nat *e;
+	struct f2_node *n;
+	uint32_t ofs;
+	int err;
+
+	if (b) {
+		*out = b;
+		return 0;
+	}
+	err = ew_nat_get(w, nid, &e);
+	if (err)
+		return err;
+	if (!f2_fs_in_main(w->fs, e->blkaddr))
+		return ew_fail(w, F2_ECORRUPT, "nid %u: NAT block address %u not in the main area",
+			       nid, e->blkaddr);
+	if (ino && e->ino != ino)
+		return ew_fail(w, F2_ECORRUPT, "nid %u: owner ino %u, expected %u", nid, e->ino,
+			       ino);
+	b = malloc(sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	err = f2_fs_read_block(w->fs, e->blkaddr, b->data);
+	if (err) {
+		free(b);
+		return ew_fail(w, err, "nid %u: %s", nid, w->fs->why);
+	}
+	n = ew_node(b);
+	if (f2_le32(n->footer.nid) != nid || f2_le32(n->footer.ino) != e->ino) {
+		uint32_t fn = f2_le32(n->footer.nid), fi = f2_le32(n->footer.ino);
+
+		free(b);
+		return ew_fail(w, F2_ECORRUPT, "nid %u: footer says nid %u ino %u", nid, fn, fi);
+	}
+	b->key = nid;
+	b->kind = 'n';
+	b->dirty = 0;
+	b->ino = e->ino;
+	ofs = f2_node_ofs(n);
+	b->log = !is_dnode(ofs) && ofs != 0x1fffffff ? F2_CURSEG_COLD_NODE :
+		 (f2_le32(n->footer.flag) & F2_FOOTER_COLD) ? F2_CURSEG_WARM_NODE :
+		 F2_CURSEG_HOT_NODE;
+	err = cache_put(w, &w->nodes, b);
+	if (err)
+		return err;
+	*out = b;
+	return 0;
+}
+
+int ew_node_new(struct f2_wfs *w, uint32_t ino, uint32_t ofs, int is_dir,
+		uint32_t *nid, struct ew_blk **out)
+{
+	struct ew_blk *b = calloc(1, sizeof(*b));
+	struct f2_node *n;
+	int err;
+
+	if (!b)
+		return -ENOMEM;
+	err = ew_nid_alloc(w, ino, nid);
+	if (err) {
+		free(b);
+		return err;
+	}
+	n = ew_node(b);
+	f2_set_le32(n->footer.nid, *nid);
+	f2_set_le32(n->footer.ino, ino ? ino : *nid);
+	f2_set_le32(n->footer.flag, ofs << F2_FOOTER_OFFSET_SHIFT | (is_dir ? 0 : F2_FOOTER_COLD));
+	b->key = *nid;
+	b->kind = 'n';
+	b->dirty = 1;
+	b->ino = ino ? ino : *nid;
+	b->log = !is_dnode(ofs) && ofs != 0x1fffffff ? F2_CURSEG_COLD_NODE :
+		 is_dir ? F2_CURSEG_HOT_NODE : F2_CURSEG_WARM_NODE;
+	err = cache_put(w, &w->nodes, b);
+	if (err)
+		return err;
+	*out = b;
+	return 0;
+}
+
+int ew_node_free(struct f2_wfs *w, uint32_t nid)
+{
+	struct ew_nat *e;
+	struct ew_blk *b;
+	int err = ew_nat_get(w, nid, &e);
+
+	if (err)
+		return err;
+	if (e->blkaddr == F2_NULL_ADDR)
+		return ew_fail(w, F2_ECORRUPT, "nid %u freed twice", nid);
+	err = ew_invalidate(w, e->blkaddr);
+	if (err)
+		return err;
+	ew_nid_free(w, e);
+	b = ew_map_del(&w->nodes, nid);
+	if (b) {
+		free(b);
+		w->cached--;
+	}
+	return 0;
+}
+
+/* ---- write-back ------------------------------------------------------- */
+struct batch {
+	struct f2_wfs *w;
+	uint64_t start;
+	uint32_t n;
+	uint8_t *buf;
+};
+
+static int batch_flush(struct batch *bt)
+{
+	int err = 0;
+
+	if (bt->n)
+		err = f2_io_write(bt->w->fs->io, bt->start * F2_BLKSIZE, bt->buf,
+				  (size_t)bt->n * F2_BLKSIZE);
+	if (err)
+		err = ew_fail(bt->w, err, "blocks %llu..%llu: write failed",
+			      (unsigned long long)bt->start,
+			      (unsigned long long)(bt->start + bt->n - 1));
+	bt->n = 0;
+	return err;
+}
+
+static int batch_add(struct batch *bt, uint64_t addr, const void *blk)
+{
+	int err;
+
+	if (bt->n && (addr != bt->start + bt->n || bt->n == BATCH)) {
+		err = batch_flush(bt);
+		if (err)
+			return err;
+	}
+	if (!bt->n)
+		bt->start = addr;
+	memcpy(bt->buf + (size_t)bt->n * F2_BLKSIZE, blk, F2_BLKSIZE);
+	bt->n++;
+	return 0;
+}
+
+static int cmp_blk(const void *a, const void *b)
+{
+	const struct ew_blk *x = *(const struct ew_blk *const *)a;
+	const struct ew_blk *y = *(const struct ew_blk *const *)b;
+
+	if (x->log != y->log)
+		return x->log < y->log ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static struct ew_blk **dirty_list(struct ew_map *m, size_t *n)
+{
+	struct ew_blk **v = (struct ew_blk **)ew_map_values(m);
+	size_t k = 0;
+
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < m->n; i++)
+		if (v[i]->dirty)
+			v[k++] = v[i];
+	qsort(v, k, sizeof(*v), cmp_blk);
+	*n = k;
+	return v;
+}
+
+static int write_node(struct f2_wfs *w, struct batch *bt, struct ew_blk *b)
+{
+	struct f2_node *n = ew_node(b);
+	uint32_t nid = (uint32_t)b->key, addr;
+	struct ew_nat *e;
+	int err = ew_nat_get(w, nid, &e);
+
+	if (err)
+		return err;
+	err = ew_invalidate(w, e->blkaddr);
+	if (err)
+		return err;
+	err = ew_alloc_block(w, b->log, nid, 0, 0, &addr);
+	if (err)
+		return err;
+	f2_set_le64(n->footer.cp_ver, w->cp_ver);
+	f2_set_le32(n->footer.next_blkaddr, addr + 1);
+	if (nid == b->ino && f2_node_ofs(n) == 0 && (w->fs->features & F2_FEAT_INODE_CHKSUM) &&
+	    (n->i.i_inline & F2_EXTRA_ATTR) &&
+	    f2_le16(n->i.i_extra_isize) >= offsetof(struct f2_inode, i_crtime) -
+					   offsetof(struct f2_inode, i_extra_isize))
+		f2_set_le32(n->i.i_inode_checksum, f2_inode_csum(w->fs->csum_seed, n));
+	e->blkaddr = addr;
+	e->dirty = 1;
+	b->dirty = 0;
+	return batch_add(bt, addr, n);
+}
+
+int ew_writeback(struct f2_wfs *w)
+{
+	struct batch bt = { .w = w };
+	struct ew_blk **v;
+	size_t n;
+	int err = 0;
+
+	bt.buf = malloc((size_t)BATCH * F2_BLKSIZE);
+	if (!bt.buf)
+		return -ENOMEM;
+	/* directory blocks first: they set addresses in nodes */
+	v = dirty_list(&w->dblks, &n);
+	if (!v) {
+		free(bt.buf);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n && !err; i++) {
+		err = ew_write_block_at(w, v[i]->ino, v[i]->fofs, v[i]->log, v[i]->data);
+		v[i]->dirty = 0;
+	}
+	free(v);
+	if (err)
+		goto out;
+	v = dirty_list(&w->nodes, &n);
+	if (!v) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n && !err; i++)
+		err = write_node(w, &bt, v[i]);
+	free(v);
+	if (!err)
+		err = batch_flush(&bt);
+out:
+	free(bt.buf);
+	return err;
+}
+
+static void evict_clean(struct f2_wfs *w, struct ew_map *m)
+{
+	struct ew_blk **v = (struct ew_blk **)ew_map_values(m);
+	size_t n = m->n;
+
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (!v[i]->dirty) {
+			ew_map_del(m, v[i]->key);
+			free(v[i]);
+			w->cached--;
+		}
+	free(v);
+}
+
+int ew_maybe_writeback(struct f2_wfs *w)
+{
+	int err;
+
+	if (w->cached < w->o.cache_blocks)
+		return 0;
+	err = ew_writeback(w);
+	if (err)
+		return err;
+	evict_clean(w, &w->dblks);
+	evict_clean(w, &w->nodes);
+	return 0;
+}
+
+/* ---- NAT write-out ---------------------------------------------------- */
+static int cmp_nat(const void *a, const void *b)
+{
+	const struct ew_nat *x = *(const struct ew_nat *const *)a;
+	const struct ew_nat *y = *(const struct ew_nat *const *)b;
+
+	return x->nid < y->nid ? -1 : x->nid > y->nid;
+}
+
+static void nat_encode(const struct ew_nat *e, struct f2_nat_entry *ne)
+{
+	ne->version = e->version;
+	f2_set_le32(ne->ino, e->ino);
+	f2_set_le32(ne->block_addr, e->blkaddr);
+}
+
+int ew_nat_flush(struct f2_wfs *w, struct f2_journal *j)
+{
+	struct f2_fs *fs = w->fs;
+	struct ew_nat **v = (struct ew_nat **)ew_map_values(&w->nat);
+	size_t n = 0;
+	uint8_t *blk;
+	int err = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < w->nat.n; i++)
+		if (v[i]->dirty || v[i]->in_journal)
+			v[n++] = v[i];
+	qsort(v, n, sizeof(*v), cmp_nat);
+	memset(j, 0, sizeof(*j));
+	if (n <= F2_NAT_JOURNAL_ENTRIES) {
+		for (size_t i = 0; i < n; i++) {
+			f2_set_le32(j->nat.entries[i].nid, v[i]->nid);
+			nat_encode(v[i], &j->nat.entries[i].ne);
+			v[i]->in_journal = 1;
+			v[i]->dirty = 0;
+		}
+		f2_set_le16(j->n_nats, (uint16_t)n);
+		free(v);
+		return 0;
+	}
+	blk = malloc(F2_BLKSIZE);
+	if (!blk) {
+		free(v);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n && !err;) {
+		uint32_t b = v[i]->nid / F2_NAT_ENTRIES_PER_BLOCK;
+		uint64_t base = fs->nat_blkaddr +
+				((uint64_t)(b >> F2_LOG_BLKS_PER_SEG) << (F2_LOG_BLKS_PER_SEG + 1)) +
+				(b & (F2_BLKS_PER_SEG - 1));
+		int bit = f2_test_bit_msb(w->nat_bitmap, b);
+		uint64_t cur = base + (bit ? F2_BLKS_PER_SEG : 0);
+		uint64_t other = base + (bit ? 0 : F2_BLKS_PER_SEG);
+		struct f2_nat_block *nb = (struct f2_nat_block *)blk;
+
+		err = f2_fs_read_block(fs, cur, blk);
+		if (err) {
+			err = ew_fail(w, err, "NAT block %u: %s", b, fs->why);
+			break;
+		}
+		for (; i < n && v[i]->nid / F2_NAT_ENTRIES_PER_BLOCK == b; i++) {
+			nat_encode(v[i], &nb->entries[v[i]->nid % F2_NAT_ENTRIES_PER_BLOCK]);
+			v[i]->dirty = 0;
+			v[i]->in_journal = 0;
+		}
+		err = f2_io_write_block(fs->io, other, blk);
+		if (err)
+			err = ew_fail(w, err, "NAT block %u: write failed", b);
+		if (bit)
+			f2_clear_bit_msb(w->nat_bitmap, b);
+		else
+			f2_set_bit_msb(w->nat_bitmap, b);
+	}
+	free(blk);
+	free(v);
+	return err;
+}

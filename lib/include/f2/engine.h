@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * f2/engine.h - the write engine: changing an opened file system
+ * (f2/fs.h) log-structured, committed only by a checkpoint.
+ *
+ * struct f2_wfs wraps a struct f2_fs opened on a read-write I/O stack
+ * (f2_io_open(path, F2_IO_RDWR, &io); f2_fs_open_io(io, ...)).  It keeps
+ * the write-side state: the six current segments and a free-segment
+ * bitmap (one bit per segment, the only memory that grows with the
+ * volume), dirty NAT and SIT entries, a cache of node blocks and directory
+ * blocks written back on demand, and the orphan list.
+ *
+ * Every new node or data block goes to free space (the current segment of
+ * its log, or a free segment from a free section); NAT and SIT changes go
+ * to the checkpoint journals or to the other NAT/SIT copy with the version
+ * bitmap flipped.  f2_wfs_checkpoint() writes the other checkpoint pack,
+ * body first, then after a flush its head and tail: until then the
+ * previous checkpoint describes the volume exactly as it was, so a crash
+ * at any write leaves the old state or the new one.
+ *
+ * Inodes are created as the Linux 6.1 driver creates them (extra attribute
+ * area, inline xattrs, inline data for small files and symlinks, inline
+ * dentries for small directories, converted to the multi-level hash table
+ * when full).  Casefolded and encrypted directories are refused.
+ *
+ * Every call returns 0 (or a count) or a negative code from f2/errors.h;
+ * f2_wfs_why() then names the structure.  Not thread safe.
+ */
+#ifndef F2_ENGINE_H
+#define F2_ENGINE_H
+#include <stdint.h>
+#include <stddef.h>
+#include "f2/fs.h"
+
+struct f2_wfs;
+
+struct f2_wfs_opts {
+	size_t cache_blocks;	/* node + dentry blocks kept before write-back
+				 * (0: 16384, 64 MiB) */
+	uint64_t mtime;		/* SIT segment mtime; 0: the cp's elapsed_time */
+};
+
+/* Attributes of a new inode. */
+struct f2_wattr {
+	uint16_t mode;		/* file type and permissions (S_IF*) */
+	uint32_t uid, gid;
+	uint64_t atime, mtime, ctime, crtime;	/* seconds */
+	uint32_t atime_ns, mtime_ns, ctime_ns, crtime_ns;
+	uint64_t rdev;		/* device numbers: major << 32 | minor */
+	uint32_t flags;		/* i_flags */
+	uint32_t generation;
+};
+
+/* Open the engine on fs (which must have a checkpoint and an io that
+ * accepts writes).  fs stays owned by the caller and must outlive w. */
+int f2_wfs_open(struct f2_fs *fs, const struct f2_wfs_opts *o, struct f2_wfs **out);
+/* Free w; uncommitted changes are dropped (the disk keeps the last cp). */
+void f2_wfs_close(struct f2_wfs *w);
+/* The reason for the last failure. */
+const char *f2_wfs_why(const struct f2_wfs *w);
+struct f2_fs *f2_wfs_fs(struct f2_wfs *w);
+
+/* Write back every cached block, then commit a checkpoint (umount flag). */
+int f2_wfs_checkpoint(struct f2_wfs *w);
+/* Write back cached blocks without committing (bounds memory). */
+int f2_wfs_writeback(struct f2_wfs *w);
+
+/* ---- namespace ---------------------------------------------------------- */
+/* Create name in directory dir with attributes a; *ino gets the new inode.
+ * Directories get "." and ".."; -EEXIST if name is there. */
+int f2_wfs_create(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
+		  const struct f2_wattr *a, uint32_t *ino);
+/* Add a hard link name -> ino (not a directory) in dir. */
+int f2_wfs_link(struct f2_wfs *w, uint32_t dir, const char *name, size_t len, uint32_t ino);
+/* Remove name from dir; the inode is deleted when its last link goes
+ * (a directory must be empty: -ENOTEMPTY). */
+int f2_wfs_unlink(struct f2_wfs *w, uint32_t dir, const char *name, size_t len);
+/* Look name up in dir (the engine's view, uncommitted changes included). */
+int f2_wfs_lookup(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
+		  uint32_t *ino);
+/* Symlink: create + the target as its data. */
+int f2_wfs_symlink(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
+		   const struct f2_wattr *a, const char *target, uint32_t *ino);
+
+/* ---- file contents ------------------------------------------------------- */
+/* Write len bytes at off (size grows; unwritten ranges stay holes). */
+int f2_wfs_write(struct f2_wfs *w, uint32_t ino, uint64_t off, const void *buf, size_t len);
+/* Set i_size (truncating frees blocks past it; growing leaves a hole). */
+int f2_wfs_truncate(struct f2_wfs *w, uint32_t ino, uint64_t size);
+/* Set an xattr (index enum f2_xattr_index, name without its prefix);
+ * replaces an existing one.  F2_ERANGE when the areas are full. */
+int f2_wfs_setxattr(struct f2_wfs *w, uint32_t ino, uint8_t index, const char *name,
+		    size_t nlen, const void *value, size_t vlen);
+/* Map a full xattr name ("user.x", "security.selinux") to index + suffix;
+ * returns 0 or F2_EUNSUPP for names the format cannot hold. */
+int f2_xattr_split(const char *full, uint8_t *index, const char **suffix);
+
+/* ---- orphans ---------------------------------------------------------- */
+int f2_wfs_orphan_add(struct f2_wfs *w, uint32_t ino);
+int f2_wfs_orphan_del(struct f2_wfs *w, uint32_t ino);
+/* Delete an inode and everything it owns (its links are not looked at). */
+int f2_wfs_delete_inode(struct f2_wfs *w, uint32_t ino);
+
+/* ---- counters ------------------------------------------------------------ */
+struct f2_wfs_stats {
+	uint64_t valid_blocks, user_blocks;
+	uint32_t valid_nodes, valid_inodes, free_segs;
+	uint64_t cp_ver;
+};
+void f2_wfs_stats(const struct f2_wfs *w, struct f2_wfs_stats *st);
+
+#endif /* F2_ENGINE_H */
