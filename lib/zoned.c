@@ -125,6 +125,10 @@ static int each_zone(int fd, uint64_t sector, uint64_t end, zone_fn fn, void *ct
 		}
 		if (!rep->nr_zones)
 			break;
+		if (rep->nr_zones > REPORT_BATCH) {
+			err = F2_ECORRUPT;	/* more zones than asked for */
+			break;
+		}
 		for (uint32_t i = 0; i < rep->nr_zones && sector < end && !err; i++) {
 			const struct blk_zone *z = &rep->zones[i];
 
@@ -140,17 +144,30 @@ static int each_zone(int fd, uint64_t sector, uint64_t end, zone_fn fn, void *ct
 	return err;
 }
 
+struct collector {
+	struct f2_zone_list *zl;
+	uint32_t cap;		/* entries allocated */
+};
+
 static int collect(int fd, const struct blk_zone *z, uint32_t flags, void *ctx)
 {
-	struct f2_zone_list *zl = ctx;
+	struct collector *c = ctx;
+	struct f2_zone_list *zl = c->zl;
 	struct f2_zone *n;
 
 	(void)fd;
-	n = realloc(zl->zones, (zl->nr_zones + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	zl->zones = n;
-	n += zl->nr_zones++;
+	if (zl->nr_zones == c->cap) {
+		uint32_t ncap = c->cap ? c->cap * 2 : 64;
+
+		if (ncap <= c->cap)
+			return F2_ERANGE;
+		n = realloc(zl->zones, (size_t)ncap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		zl->zones = n;
+		c->cap = ncap;
+	}
+	n = &zl->zones[zl->nr_zones++];
 	n->start = z->start;
 	n->len = z->len;
 	/* kernels before 5.9 leave capacity unset and the flag clear */
@@ -163,11 +180,12 @@ static int collect(int fd, const struct blk_zone *z, uint32_t flags, void *ctx)
 
 int f2_zoned_report(int fd, uint64_t dev_sectors, struct f2_zone_list *zl)
 {
+	struct collector c = { .zl = zl };
 	int err;
 
 	zl->zones = NULL;
 	zl->nr_zones = 0;
-	err = each_zone(fd, 0, dev_sectors, collect, zl);
+	err = each_zone(fd, 0, dev_sectors, collect, &c);
 	if (!err && (!zl->nr_zones || zl->zones[zl->nr_zones - 1].start +
 		     zl->zones[zl->nr_zones - 1].len != dev_sectors))
 		err = F2_ECORRUPT;
