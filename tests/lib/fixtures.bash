@@ -25,9 +25,24 @@
 #                         or fail with the reason.
 #   fixture_copy NAME DEST  sparse copy of NAME's pristine image to DEST.
 #   fixtures_names        the fixture names, one a line.
+#   fixture_data gen|text SEED BYTES
+#                         print the bytes the guest wrote for a file made
+#                         with `gen SEED BYTES` (incompressible) or `text
+#                         SEED BYTES` (numbered lines) in
+#                         tests/fixtures/guest/build.sh, from the pools
+#                         kept in $F2_FIXTURES (pool, textpool): expected
+#                         content for files the kernel wrote.
 #
 # The images under $F2_FIXTURES are shared and PRISTINE: never open them
 # for writing; copy one first (fixture_copy) and work on the copy.
+#
+# In a bats file:
+#   setup_file() { export F2_TMP=$BATS_FILE_TMPDIR; fixtures_build || true; }
+#   setup() { fixtures_require; }
+# (the build, or the cache hit, happens once; each test then passes,
+# fails with the reason, or skips when no kernel can be had).  A build
+# with a new hash (this file or the guest script changed) removes the
+# older builds.
 #
 # For each fixture NAME, in $F2_FIXTURES:
 #   NAME.img       the image (sparse)
@@ -52,8 +67,15 @@
 #                  (lowercase hex, no 0x; an empty value is an empty
 #                  field).  Empty file if there are none.
 # Fixture-specific sidecars:
-#   compress.algos  path<TAB>algorithm<TAB>mount options, for each
-#                   regular file of the compress fixture
+#   compress.stats  "ALG compr_written_block|compr_saved_block|
+#                   compr_new_inode N": the kernel's counters after each
+#                   algorithm's mount
+#   compress.algos  path<TAB>algorithm<TAB>mount options<TAB>flag, one
+#                   line for each regular file of the compress fixture,
+#                   sorted; algorithm is lzo, lz4, lz4hc (lz4 with a
+#                   level), zstd or lzo-rle; flag is "compressed" if the
+#                   inode has the compression flag (lsattr c), else
+#                   "plain" (files not named *.txt)
 # Build logs stay beside them: guest.log (the guest script's output),
 # dmesg.log, console.log, build.log.
 #
@@ -72,10 +94,42 @@ FIXTURES_ERROR=
 F2_FIXTURE_TABLE="
 basic|1G|-O extra_attr,inode_checksum,flexible_inline_xattr,inode_crtime
 small|64M|
+compress|1G|-O extra_attr,compression
+aged|1G|-O extra_attr,inode_checksum
+allfeat|1G|-O extra_attr,project_quota,inode_checksum,flexible_inline_xattr,quota,inode_crtime,lost_found,sb_checksum,compression,encrypt,verity
 "
 
 # The far block of basic's sparse/dind: block number and content.
 F2_FIXTURE_DIND_BLOCK=2075700
+
+# The guest's data pools, the same on every build: 4 MiB of pseudo-random
+# bytes from a fixed seed, 1 MiB of numbered text lines.
+f2fx_pools() {
+	perl -e 'srand(20261204); for (1 .. 1048576) { print pack("L", int(rand(4294967296))) }' >"$1/pool" &&
+	perl -e 'my $n = 0; my $s = "";
+		while (length($s) < 1048576) { $s .= sprintf("line %08d: the quick brown fox jumps over the lazy dog, %d\n", $n, $n * 7); $n++ }
+		print substr($s, 0, 1048576)' >"$1/textpool"
+}
+
+fixture_data() {
+	local kind=$1 seed=$2 n=$3 pool chunk i=0 chunks
+	[ -n "${F2_FIXTURES:-}" ] || { echo "fixture_data: fixtures_build first" >&2; return 1; }
+	case $kind in
+	gen) pool=$F2_FIXTURES/pool chunk=4194304 ;;
+	text) pool=$F2_FIXTURES/textpool chunk=1048576 ;;
+	*) echo "fixture_data: gen or text, not $kind" >&2; return 1 ;;
+	esac
+	chunks=$((n / chunk + 1))
+	while [ $i -lt $chunks ]; do
+		if [ "$kind" = gen ]; then
+			echo "f2fixture $seed chunk $i"
+		else
+			echo "f2fixture text $seed chunk $i"
+		fi
+		cat "$pool"
+		i=$((i + 1))
+	done | head -c "$n"
+}
 
 fixtures_names() { printf '%s\n' "$F2_FIXTURE_TABLE" | sed '/^$/d' | cut -d'|' -f1; }
 
@@ -136,17 +190,20 @@ fixtures_build() {
 		rc=1
 	else
 		local tmp=$F2_FIXTURES_CACHE/.build.$hash.$$
-		rm -rf "$tmp" "$dir"
+		# under the lock nobody else is building: leftovers of killed
+		# builds can go
+		rm -rf "$F2_FIXTURES_CACHE"/.build.* "$dir"
 		mkdir -p "$tmp"
 		if f2fx_build "$tmp" >"$tmp/build.log" 2>&1; then
 			mv "$tmp" "$dir" && : >"$dir/.ready" || rc=1
 			rm -f "$failed"
-			# older builds are stale
+			# older builds and failures are stale
 			local d
 			for d in "$F2_FIXTURES_CACHE"/*/; do
 				d=${d%/}
-				[ "$d" != "$dir" ] && [ -f "$d/.ready" ] && rm -rf "$d"
+				[ "$d" != "$dir" ] && rm -rf "$d"
 			done
+			rm -f "$F2_FIXTURES_CACHE"/*.failed
 		else
 			rc=1
 			FIXTURES_ERROR="build failed: $(grep -m 3 'FAIL' "$tmp/build.log" | tr '\n' ' ')(log: $F2_FIXTURES_CACHE/failed.$hash/build.log)"
@@ -167,11 +224,11 @@ fixtures_build() {
 # f2fx_build DIR: format, boot once, assemble manifests.  Output is the
 # build log; lines starting with FAIL say what went wrong.
 f2fx_build() {
-	local dir=$1 name size opts letters=abcdefghijklmnop i=0 status=0 md5pid
+	local dir=$1 name size opts letters=abcdefghijklmnop i=0 status=0 md5pid p
 	local -a disks=()
 	local t0=$SECONDS
 	echo "fixtures: building in $dir"
-	for p in "$REF_MKFS" /usr/bin/setfattr /usr/bin/getfattr; do
+	for p in "$REF_MKFS" /usr/bin/setfattr /usr/bin/getfattr /usr/bin/lsattr /usr/bin/chattr; do
 		[ -x "$p" ] || { echo "FAIL missing $p"; return 1; }
 	done
 	: >"$dir/guest.list"
@@ -199,11 +256,26 @@ f2fx_build() {
 		md5sum | cut -d' ' -f1 >"$dir/dind.md5" &
 	md5pid=$!
 
-	kernel_add_binary /usr/bin/setfattr || return 1
-	kernel_add_binary /usr/bin/getfattr || return 1
-	KERNEL_FILES="$dir/guest.list:/guest/fixtures $dir/dind.blk:/guest/dind.blk" \
+	f2fx_pools "$dir" || { echo "FAIL making the data pools"; return 1; }
+	for p in setfattr getfattr lsattr chattr; do
+		kernel_add_binary /usr/bin/$p || return 1
+	done
+	KERNEL_FILES="$dir/guest.list:/guest/fixtures $dir/dind.blk:/guest/dind.blk $dir/pool:/guest/pool $dir/textpool:/guest/textpool" \
 		KERNEL_RUN_DIR=$dir/run KERNEL_TIMEOUT=900 \
 		kernel_run "$F2_FIXTURES_GUEST" "${disks[@]}" || status=$?
+	# a guest that died before running the script (an early boot panic
+	# under host load) touched no image: boot once more
+	if [ "$status" = 125 ] && ! grep -q F2GUEST-BEGIN "$KERNEL_LOG"; then
+		echo "fixtures: the guest did not boot, retrying: $(grep -m 1 -i panic "$KERNEL_LOG")"
+		for p in setfattr getfattr lsattr chattr; do
+			kernel_add_binary /usr/bin/$p || return 1
+		done
+		status=0
+		rm -rf "$dir/run"
+		KERNEL_FILES="$dir/guest.list:/guest/fixtures $dir/dind.blk:/guest/dind.blk $dir/pool:/guest/pool $dir/textpool:/guest/textpool" \
+			KERNEL_RUN_DIR=$dir/run KERNEL_TIMEOUT=900 \
+			kernel_run "$F2_FIXTURES_GUEST" "${disks[@]}" || status=$?
+	fi
 	wait "$md5pid"
 	cp "$KERNEL_OUT" "$dir/guest.log"
 	cp "$KERNEL_LOG" "$dir/console.log"
@@ -237,6 +309,10 @@ f2fx_build() {
 	for name in $(fixtures_names); do
 		f2fx_assemble "$dir" "$name" || return 1
 	done
+	if [ -f "$dir/raw/compress.algos" ]; then
+		LC_ALL=C sort "$dir/raw/compress.algos" >"$dir/compress.algos"
+		cp "$dir/raw/compress.extra" "$dir/compress.stats"
+	fi
 	echo "fixtures: built in $((SECONDS - t0)) s"
 }
 
