@@ -17,6 +17,9 @@
 #      suites): tests/unit first, tests/kernel last, the rest in name order.
 #      A suite that dies before reporting all its planned tests has the
 #      missing ones counted as failures.
+#   4. the host suites again against a second build made with
+#      --enable-sanitizers (ASan + UBSan), where any sanitizer report
+#      fails; see the step itself.  F2_NO_SAN=1 skips it.
 #
 # Logs: tests/.cache/build.log and tests/.cache/tap.log (TAP of all suites).
 # Exit status: 0 only if nothing failed and at least one test ran.
@@ -40,7 +43,8 @@ deps=(build-essential autoconf automake libtool pkg-config uuid-dev
       libblkid-dev libselinux1-dev bats f2fs-tools qemu-system-x86
       busybox-static cpio e2fsprogs util-linux mount attr
       groff-base man-db
-      jq liblz4-dev libzstd-dev liblzo2-dev)
+      jq liblz4-dev libzstd-dev liblzo2-dev
+      clang libclang-rt-14-dev)
 
 install_deps() {
 	local p missing=()
@@ -112,9 +116,10 @@ if ! command -v bats >/dev/null; then
 	suites=()
 fi
 
-for suite in "${suites[@]}"; do
-	out=$cache/suite.tap
-	echo "# suite: $suite" | tee -a "$tap_log"
+# run_suite SUITE [LABEL]: one bats suite, its TAP counted into the totals
+run_suite() {
+	local suite=$1 label=${2:-} out=$cache/suite.tap rc plan p s n got
+	echo "# suite${label:+ ($label)}: $suite" | tee -a "$tap_log"
 	bats --tap "$suite" 2>&1 | tee "$out" | tee -a "$tap_log"
 	rc=${PIPESTATUS[0]}
 	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$out" | head -n 1)
@@ -131,7 +136,63 @@ for suite in "${suites[@]}"; do
 		note "FAILED: $suite: bats exited $rc without a failing test"
 		failed=$((failed + 1))
 	fi
+}
+
+for suite in "${suites[@]}"; do
+	run_suite "$suite"
 done
+
+# ---- 4. the sanitized pass -------------------------------------------------
+# A second build with ./configure --enable-sanitizers (ASan + UBSan, no
+# recovery) runs the C unit tests and every host suite again: all suites
+# but tests/kernel and tests/fixtures (they drive the kernel, whose side is
+# not ours to sanitize) and tests/fuzz (built with sanitizers already).
+# The suites find the build through F2_BUILD (tests/lib/common.bash).
+# Where: $top is configured in place, so automake refuses a VPATH build
+# from it; the sources (git's tracked and untracked-but-not-ignored files)
+# are copied to tests/.cache/san with their mtimes, so make there rebuilds
+# only what changed since the last run.
+# Reports: every sanitizer writes to tests/.cache/san-logs/ (log_path) and
+# aborts (abort_on_error: the tool dies by SIGABRT).  Each report file is
+# one failure, so a report counts even in a test that expected the tool to
+# fail.  Leaks: detect_leaks=1, so a leak is a failure like any other
+# report; LSAN_OPTIONS can relax that when a tool's exit path is
+# deliberately lazy (none is today).
+if [ "${F2_NO_SAN:-0}" != 1 ] && [ ${#suites[@]} -gt 0 ]; then
+	san=$cache/san san_logs=$cache/san-logs
+	mkdir -p "$san"
+	rm -rf "$san_logs" && mkdir -p "$san_logs"
+	san_ok=1
+	if ! { git -C "$top" ls-files -z -co --exclude-standard |
+	       tar -C "$top" --ignore-failed-read --null -T - -cf - | tar -C "$san" -xpf -; } >>"$build_log" 2>&1; then
+		note "FAILED: copying the sources to $san"
+		failed=$((failed + 1)) san_ok=0
+	fi
+	if [ $san_ok = 1 ] && [ ! -x "$san/configure" ]; then
+		build_step "autogen.sh (sanitized copy)" sh -c "cd '$san' && ./autogen.sh" || san_ok=0
+	fi
+	if [ $san_ok = 1 ] && [ ! -f "$san/config.status" ]; then
+		build_step "configure --enable-sanitizers" \
+			sh -c "cd '$san' && ./configure --enable-sanitizers" || san_ok=0
+	fi
+	if [ $san_ok = 1 ]; then
+		build_step "make -j2 (sanitized)" make -C "$san" -k -j2 || san_ok=0
+	fi
+	[ $san_ok = 1 ] && note "sanitized build ok"
+	export ASAN_OPTIONS="abort_on_error=1:halt_on_error=1:detect_leaks=1:log_path=$san_logs/asan"
+	export UBSAN_OPTIONS="abort_on_error=1:halt_on_error=1:print_stacktrace=1:log_path=$san_logs/ubsan"
+	for suite in "${suites[@]}"; do
+		case $suite in tests/kernel/*|tests/fixtures/*|tests/fuzz/*) continue ;; esac
+		F2_BUILD=$san run_suite "$suite" sanitized
+	done
+	unset ASAN_OPTIONS UBSAN_OPTIONS
+	for f in "$san_logs"/*; do
+		[ -f "$f" ] || continue
+		note "FAILED: sanitizer report $f:"
+		head -n 30 "$f" | sed 's/^/    /'
+		failed=$((failed + 1))
+	done
+fi
 rm -f "$cache/suite.tap"
 
 echo "suites: ${#suites[@]}; TAP log: $tap_log"
