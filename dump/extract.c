@@ -28,6 +28,7 @@
 
 #define MAX_DEPTH	512
 #define CHUNK_BLOCKS	64
+#define MAX_FILE_ERRORS	16	/* per file, then give up on it */
 
 /* ino -> first extracted path (hard links) or "" for directories. */
 struct ino_map {
@@ -243,6 +244,7 @@ static void copy_data(struct ex *x, int fd, const char *rel, const struct f2_ino
 	struct f2_fs *fs = x->d->fs;
 	struct f2_file *f;
 	uint64_t nblocks = (ir->size + F2_BLKSIZE - 1) / F2_BLKSIZE, b;
+	unsigned nerr = 0;
 	int err = f2_file_open_ref(fs, ir, &f);
 
 	if (err) {
@@ -276,6 +278,10 @@ static void copy_data(struct ex *x, int fd, const char *rel, const struct f2_ino
 		if (err) {
 			char why[F2_WHY_LEN + 64];
 
+			if (++nerr > MAX_FILE_ERRORS) {
+				ex_err(x, rel, "too many unreadable blocks, the rest left as holes");
+				break;
+			}
 			snprintf(why, sizeof(why), "block %" PRIu64 " unreadable (%s), left as a hole",
 				 b, fs->why);
 			ex_err(x, rel, why);
@@ -393,10 +399,11 @@ static int make_entry(struct ex *x, int dirfd, const char *rel_dir, const char *
 		return -1;
 	}
 	if (strcmp(used, name)) {
-		char why[400];
+		char why[400], *orig = join(rel_dir, name);
 
 		snprintf(why, sizeof(why), "name already present, extracted as '%s'", used);
-		ex_warn(x, rel, why);
+		ex_warn(x, orig ? orig : rel, why);
+		free(orig);
 	}
 	if (x->eo->verbose)
 		printf("%s\n", rel);

@@ -291,7 +291,7 @@ int f2_dir_lookup(struct f2_fs *fs, const struct f2_inode_ref *dir,
 		return r;
 	if (!len || len > F2_NAME_LEN)
 		return f2_fs_fail(fs, -ENOENT, "name of length %zu cannot exist", len);
-	q.hash = f2_dentry_hash(name, len);
+	q.hash = f2_dentry_hash_full(name, len);
 	if (dir->encrypted || (f2_le32(dir->node.i.i_flags) & F2_CASEFOLD_FL) ||
 	    (dir->node.i.i_inline & F2_INLINE_DENTRY)) {
 		q.use_hash = 0;
@@ -305,8 +305,8 @@ int f2_dir_lookup(struct f2_fs *fs, const struct f2_inode_ref *dir,
 	}
 	r = lookup_blocks(fs, dir, &q);
 	if (r == -ENOENT) {
-		/* not in its bucket: a writer that hashed differently (sload
-		 * 1.15 keeps bit 31); a full scan still finds it */
+		/* not in its bucket: a writer that hashed differently (or a
+		 * damaged hash_code); a full scan still finds it */
 		q.use_hash = 0;
 		r = f2_dir_iter(fs, dir, match, &q);
 		r = r == 1 ? 0 : (r < 0 && r != F2_ECORRUPT) ? r : -ENOENT;
