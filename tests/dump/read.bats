@@ -13,6 +13,12 @@ TEST_READ=$F2_BUILD/tests/unit/test_read
 	[ "$status" -eq 0 ]
 }
 
+@test "read API: decompressors (own lzo1x/lzo-rle decoder vs liblzo2, lz4, zstd; garbage input)" {
+	run "$F2_BUILD/tests/unit/test_read_lzo"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
 @test "read API: reference mkfs images under several option sets agree with their cp counts" {
 	require_prog "$REF_MKFS" "$TEST_READ"
 	local i=0 opts
@@ -38,4 +44,23 @@ TEST_READ=$F2_BUILD/tests/unit/test_read
 	run "$TEST_READ" "$img"
 	echo "$output"
 	[ "$status" -eq 0 ]
+}
+
+@test "read API: multi-device volumes (ours and the reference's) open through every device" {
+	require_prog "$REF_MKFS" "$MKFS" "$TEST_READ" "$DUMP"
+	local t=$BATS_TEST_TMPDIR
+	truncate -s 512M "$t/a1" "$t/a2" "$t/b1" "$t/b2" "$t/b3"
+	run_mkfs "$MKFS" -f -c "$t/a2" "$t/a1"
+	"$REF_MKFS" -q -f -c "$t/b2" -c "$t/b3" "$t/b1" >/dev/null
+	run "$TEST_READ" "$t/a1" "$t/b1"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run "$DUMP" -d 1 "$t/b1"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -q "devs\[2\].path.*$t/b3"
+	mv "$t/b3" "$t/b3.moved"
+	run "$DUMP" "$t/b1"
+	echo "$output"
+	[ "$status" -eq 2 ]
+	echo "$output" | grep -q "device 2: cannot open $t/b3"
 }
