@@ -167,14 +167,14 @@ int f2_gc_plan(const struct f2_gc_map *m, const struct f2_gc_target *t, struct f
 	if (!c)
 		return -ENOMEM;
 	for (uint32_t s = 0; s < m->nsecs; s++) {
-		p->hist_before[f2_gc_hist_bucket(m->secs[s].valid, bps)]++;
+		if (m->secs[s].state != F2_GC_SEC_CURRENT)
+			p->hist_before[f2_gc_hist_bucket(m->secs[s].valid, bps)]++;
 		if (m->secs[s].state == F2_GC_SEC_DIRTY && nc < m->count[F2_GC_SEC_DIRTY]) {
 			c[nc].secno = s;
 			c[nc].cost = f2_gc_cost(m, s, t->policy);
 			nc++;
 		}
 	}
-	/* current sections are counted by state, not by their (low) valid count */
 	p->free_before = m->count[F2_GC_SEC_FREE];
 	qsort(c, nc, sizeof(*c), cand_cmp);
 	p->v = malloc((nc ? nc : 1) * sizeof(*p->v));

@@ -84,8 +84,9 @@ struct f2_gc_victim {
 	uint32_t cost;		/* under the plan's policy */
 };
 
-/* Utilisation histogram: bucket 0 = free (0%), 1..10 = (0,10] .. (90,100)
- * percent (a partly valid section is never in bucket 11), 11 = full. */
+/* Utilisation histogram of the sections that hold no current segment:
+ * bucket 0 = free (0%), 1..10 = (0,10] .. (90,100) percent (a partly valid
+ * section is never in bucket 11), 11 = full. */
 #define F2_GC_HIST 12
 
 struct f2_gc_plan {

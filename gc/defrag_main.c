@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * defrag_main.c - defrag.f2fs: the options of f2fs-tools 1.15's
+ * defrag.f2fs (-s start, -l length, -t target, -i shrink direction,
+ * -d debug level, -S) with the same defaults and range rules, plus
+ * --file PATH (make one file's data contiguous).  -n reports what would
+ * move (valid blocks of the range and their owners, or the file's
+ * extents).  Moving blocks needs the write engine and is not implemented
+ * yet: without -n the tool validates everything, says so and exits 8.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "f2/bitmap.h"
+#include "f2/errors.h"
+#include "f2/file.h"
+#include "f2/fs.h"
+#include "f2/gc.h"
+#include "common.h"
+
+#ifndef F2_VERSION_STRING
+#define F2_VERSION_STRING "unknown"
+#endif
+
+struct defrag_cmd {
+	const char *device, *file;
+	uint64_t start, len, target;
+	int start_set, shrink, dry_run, debug;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+"Usage: defrag.f2fs [options] device\n"
+"Move the valid blocks of a block range of an unmounted F2FS volume next to a\n"
+"target address, or make one file's data contiguous.\n"
+"  -s start      first block of the range (default: the main area's start)\n"
+"  -l length     blocks in the range (default 512, one segment)\n"
+"  -t target     where moved blocks go (default: just past the range, or\n"
+"                just before it with -i)\n"
+"  -i            shrink: move blocks to the left of the target (default: right)\n"
+"  -d level      debug level (accepted)\n"
+"  -S            sparse mode (accepted; images are kept sparse)\n"
+"      --file PATH  make the data of PATH (absolute, inside the volume)\n"
+"                contiguous instead of moving a range\n"
+"  -n, --dry-run report what would move; write nothing\n"
+"  -V, --version print the version\n"
+"  -h, --help    this help\n"
+"Numbers are decimal or 0x-prefixed hexadecimal block addresses.\n");
+}
+
+static int parse(int argc, char **argv, struct defrag_cmd *c)
+{
+	enum { O_FILE = 256 };
+	static const struct option longopts[] = {
+		{ "file", required_argument, NULL, O_FILE },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint32_t v;
+	int ch, range_opts = 0;
+
+	memset(c, 0, sizeof(*c));
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":d:s:Sl:t:inVh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'd':
+			if (gc_parse_u32("defrag.f2fs", optarg, "debug level", 0, &v))
+				return -1;
+			c->debug = (int)v;
+			break;
+		case 's':
+			if (gc_parse_u64("defrag.f2fs", optarg, "start block address", &c->start))
+				return -1;
+			c->start_set = 1;
+			range_opts = 1;
+			break;
+		case 'S':
+			break;
+		case 'l':
+			if (gc_parse_u64("defrag.f2fs", optarg, "length", &c->len))
+				return -1;
+			range_opts = 1;
+			break;
+		case 't':
+			if (gc_parse_u64("defrag.f2fs", optarg, "target block address", &c->target))
+				return -1;
+			range_opts = 1;
+			break;
+		case 'i':
+			c->shrink = 1;
+			range_opts = 1;
+			break;
+		case O_FILE:
+			if (optarg[0] != '/') {
+				fprintf(stderr, "defrag.f2fs: --file wants an absolute path inside the "
+					"volume, not '%s'\n", optarg);
+				return -1;
+			}
+			c->file = optarg;
+			break;
+		case 'n':
+			c->dry_run = 1;
+			break;
+		case 'V':
+			printf("defrag.f2fs (f2fs-progs) %s\n", F2_VERSION_STRING);
+			return 1;
+		case 'h':
+			usage(stdout);
+			return 1;
+		case ':':
+			fprintf(stderr, "defrag.f2fs: option '%s' needs an argument\n", argv[optind - 1]);
+			usage(stderr);
+			return -1;
+		default:
+			if (optopt)
+				fprintf(stderr, "defrag.f2fs: unknown option '-%c'\n", optopt);
+			else
+				fprintf(stderr, "defrag.f2fs: unknown option '%s'\n", argv[optind - 1]);
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (c->file && range_opts) {
+		fprintf(stderr, "defrag.f2fs: --file does not go with -s, -l, -t or -i\n");
+		return -1;
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "defrag.f2fs: no device given\n");
+		usage(stderr);
+		return -1;
+	}
+	c->device = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "defrag.f2fs: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+/* The reference's defaults and range rules; 0 or -1 (reported). */
+static int settle_range(const struct f2_fs *fs, struct defrag_cmd *c)
+{
+	uint64_t count = fs->block_count, main0 = fs->main_blkaddr;
+
+	if (c->start >= count)
+		goto out;
+	if (c->start < main0)
+		c->start = main0;
+	if (!c->len)
+		c->len = F2_BLKS_PER_SEG;
+	if (c->len > count - c->start)
+		c->len = count - c->start;
+	if (!c->target)
+		c->target = c->shrink ? c->start - 1 : c->start + c->len;
+	if (c->target < main0 || c->target >= count)
+		goto out;
+	if (c->target >= c->start && c->target < c->start + c->len)
+		goto out;
+	return 0;
+out:
+	fprintf(stderr, "defrag.f2fs: out of range: [0x%llx-0x%llx] to 0x%llx (main area "
+		"0x%llx-0x%llx)\n", (unsigned long long)c->start,
+		(unsigned long long)(c->start + (c->len ? c->len : 1) - 1),
+		(unsigned long long)c->target, (unsigned long long)main0,
+		(unsigned long long)(count - 1));
+	return -1;
+}
+
+struct owner_count {
+	uint64_t alive, stale, bad;
+};
+
+/* Valid blocks of [start, start+len) and what their owners say. */
+static int range_report(struct f2_fs *fs, const struct defrag_cmd *c)
+{
+	struct owner_count oc = { 0, 0, 0 };
+	struct f2_summary_block *sum = malloc(sizeof(*sum));
+	struct f2_gc_cache *cache = calloc(1, sizeof(*cache));
+	uint64_t end = c->start + c->len, a = c->start;
+	int r = 0;
+
+	if (!sum || !cache) {
+		free(sum);
+		free(cache);
+		return -ENOMEM;
+	}
+	while (!r && a < end) {
+		uint32_t segno = f2_fs_segno(fs, a);
+		uint64_t s0 = f2_fs_seg_start(fs, segno), s1 = s0 + F2_BLKS_PER_SEG;
+		struct f2_sit_info si;
+
+		if (!f2_fs_in_main(fs, a))
+			break;
+		r = f2_sit_get(fs, segno, &si);
+		if (!r && si.vblocks)
+			r = f2_ssa_read(fs, segno, sum, NULL);
+		for (; !r && a < end && a < s1; a++) {
+			struct f2_gc_block b;
+			uint32_t off = (uint32_t)(a - s0);
+
+			if (!si.vblocks || !f2_test_bit_msb(si.valid_map, off))
+				continue;
+			r = f2_gc_owner_check(fs, a, &sum->entries[off],
+					      sum->footer.entry_type == F2_SUM_TYPE_NODE, cache, &b);
+			if (r)
+				break;
+			if (b.owner == F2_GC_ALIVE)
+				oc.alive++;
+			else if (b.owner == F2_GC_STALE)
+				oc.stale++;
+			else
+				oc.bad++;
+		}
+	}
+	free(sum);
+	free(cache);
+	if (r)
+		return r;
+	printf("%s: move [0x%llx-0x%llx] %s 0x%llx\n", c->device, (unsigned long long)c->start,
+	       (unsigned long long)(end - 1), c->shrink ? "to the left of" : "to the right of",
+	       (unsigned long long)c->target);
+	printf("valid blocks in the range: %llu to move, %llu stale, %llu with a bad owner\n",
+	       (unsigned long long)oc.alive, (unsigned long long)oc.stale,
+	       (unsigned long long)oc.bad);
+	return 0;
+}
+
+/* Extents of one file's data. */
+static int file_report(struct f2_fs *fs, const struct defrag_cmd *c)
+{
+	struct f2_inode_ref *ir = malloc(sizeof(*ir));
+	struct f2_file *f = NULL;
+	uint64_t blocks = 0, extents = 0, nblk, fofs;
+	uint32_t prev = 0;
+	int r;
+
+	if (!ir)
+		return -ENOMEM;
+	r = f2_path_lookup(fs, c->file, ir);
+	if (r) {
+		fprintf(stderr, "defrag.f2fs: %s: %s\n", c->file,
+			r == -ENOENT ? "no such file in the volume" : fs->why[0] ? fs->why : f2_strerror(r));
+		free(ir);
+		return GC_EXIT_ERROR;
+	}
+	if ((ir->mode & 0170000) != 0100000) {
+		fprintf(stderr, "defrag.f2fs: %s is not a regular file\n", c->file);
+		free(ir);
+		return GC_EXIT_ERROR;
+	}
+	r = f2_file_open_ref(fs, ir, &f);
+	free(ir);
+	if (r)
+		goto fail;
+	nblk = (f->ir.size + F2_BLKSIZE - 1) / F2_BLKSIZE;
+	for (fofs = f2_file_next_data(f, 0); fofs < nblk; fofs = f2_file_next_data(f, fofs + 1)) {
+		uint32_t addr;
+
+		r = f2_file_map(f, fofs, &addr, NULL);
+		if (r)
+			goto fail;
+		if (addr == F2_NULL_ADDR || addr == F2_NEW_ADDR || addr == F2_COMPRESS_ADDR)
+			continue;
+		blocks++;
+		if (!prev || addr != prev + 1)
+			extents++;
+		prev = addr;
+	}
+	printf("%s: %s: %llu data blocks in %llu extent%s\n", c->device, c->file,
+	       (unsigned long long)blocks, (unsigned long long)extents, extents == 1 ? "" : "s");
+	f2_file_close(f);
+	return 0;
+fail:
+	fprintf(stderr, "defrag.f2fs: %s: %s\n", c->file, fs->why[0] ? fs->why : f2_strerror(r));
+	if (f)
+		f2_file_close(f);
+	return GC_EXIT_ERROR;
+}
+
+int main(int argc, char **argv)
+{
+	struct defrag_cmd c;
+	struct f2_fs *fs = NULL;
+	int r, rc;
+
+	r = parse(argc, argv, &c);
+	if (r)
+		return r > 0 ? GC_EXIT_OK : GC_EXIT_USAGE;
+	rc = gc_open_ro("defrag.f2fs", c.device, &fs);
+	if (rc)
+		return rc;
+	if (!c.file && settle_range(fs, &c)) {
+		f2_fs_close(fs);
+		return GC_EXIT_USAGE;
+	}
+	if (!c.dry_run) {
+		fprintf(stderr, "defrag.f2fs: not implemented yet: moving blocks needs the write "
+			"engine (use -n to see what would move)\n");
+		f2_fs_close(fs);
+		return GC_EXIT_ERROR;
+	}
+	if (c.file) {
+		rc = file_report(fs, &c);
+	} else {
+		r = range_report(fs, &c);
+		if (r) {
+			fprintf(stderr, "defrag.f2fs: %s: %s\n", c.device,
+				fs->why[0] ? fs->why : f2_strerror(r));
+			rc = GC_EXIT_ERROR;
+		}
+	}
+	f2_fs_close(fs);
+	return rc;
+}
