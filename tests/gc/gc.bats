@@ -1,0 +1,189 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/gc/gc.bats - gc.f2fs and defrag.f2fs on the host: option parsing,
+# refusals (mounted device through a fake mount table, moving without the
+# engine), and -n on empty images from our mkfs and the reference mkfs
+# (nothing to clean), never writing.
+load ../lib/common
+load helpers
+
+setup() {
+	require_prog "$GC" "$DEFRAG" "$MKFS"
+	command -v jq >/dev/null || { echo "jq is needed"; return 1; }
+}
+
+ours_img() {
+	IMG=$(f2_tmp)/ours.img
+	make_image "$IMG" 256M && run_mkfs "$MKFS" -f "$IMG"
+}
+
+@test "gc: --help lists the options, -V prints the version, both exit 0" {
+	run "$GC" --help
+	[ "$status" -eq 0 ]
+	for o in --policy --target-free --until-utilization --max-sections --dry-run --json; do
+		[[ $output == *"$o"* ]] || { echo "missing $o"; return 1; }
+	done
+	run "$GC" -V
+	[ "$status" -eq 0 ]
+	[[ $output == "gc.f2fs (f2fs-progs) "* ]]
+	run "$DEFRAG" -V
+	[ "$status" -eq 0 ]
+	[[ $output == "defrag.f2fs (f2fs-progs) "* ]]
+}
+
+@test "gc: usage errors exit 16 and name the problem" {
+	local img=$(f2_tmp)/none.img
+	run "$GC" -n
+	[ "$status" -eq 16 ] && [[ $output == *"no device given"* ]]
+	run "$GC" -n --policy lazy "$img"
+	[ "$status" -eq 16 ] && [[ $output == *"unknown policy 'lazy'"* ]]
+	run "$GC" -n -u 101 "$img"
+	[ "$status" -eq 16 ] && [[ $output == *"utilization"* ]]
+	run "$GC" -n -t 0 "$img"
+	[ "$status" -eq 16 ]
+	run "$GC" -n -t 12x "$img"
+	[ "$status" -eq 16 ] && [[ $output == *"invalid number of free sections '12x'"* ]]
+	run "$GC" -n -m -3 "$img"
+	[ "$status" -eq 16 ]
+	run "$GC" --no-owner-check "$img"
+	[ "$status" -eq 16 ] && [[ $output == *"only goes with -n"* ]]
+	run "$GC" -n "$img" extra
+	[ "$status" -eq 16 ] && [[ $output == *"unexpected argument 'extra'"* ]]
+	run "$GC" --bogus "$img"
+	[ "$status" -eq 16 ] && [[ $output == *"unknown option"* ]]
+	run "$GC" -n --policy
+	[ "$status" -eq 16 ] && [[ $output == *"needs an argument"* ]]
+}
+
+@test "gc: a missing device is an operational error (8)" {
+	run "$GC" -n "$(f2_tmp)/does-not-exist.img"
+	[ "$status" -eq 8 ]
+	[[ $output == *"does-not-exist.img"* ]]
+}
+
+@test "gc: -n on an empty image from our mkfs: nothing to clean, exit 0, no write" {
+	ours_img
+	local before=$(sha256sum <"$IMG")
+	run "$GC" -n --no-progress "$IMG"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"nothing to clean: no section is partly valid"* ]]
+	[[ $output == *"0 sections cleaned, 0 blocks moved"* ]]
+	[[ $output == *"write amplification -"* ]]
+	gc_json "$IMG" -p cost-benefit
+	[ "$GC_STATUS" -eq 0 ]
+	[ "$(jqv '.victims | length')" -eq 0 ]
+	[ "$(jqv .before.dirty_sections)" -eq 0 ]
+	[ "$(jqv .predicted.write_amplification)" = null ]
+	[ "$(jqv .policy)" = cost-benefit ]
+	check_plan_consistent
+	[ "$(sha256sum <"$IMG")" = "$before" ]
+}
+
+@test "gc: -n on an empty image from the reference mkfs: nothing to clean" {
+	require_prog "$REF_MKFS"
+	IMG=$(f2_tmp)/ref.img
+	make_image "$IMG" 256M
+	run_mkfs "$REF_MKFS" -f -s 2 "$IMG"
+	local before=$(sha256sum <"$IMG")
+	gc_json "$IMG"
+	[ "$GC_STATUS" -eq 0 ]
+	[ "$(jqv .geometry.segs_per_sec)" -eq 2 ]
+	[ "$(jqv .geometry.blocks_per_section)" -eq 1024 ]
+	[ "$(jqv '.victims | length')" -eq 0 ]
+	check_plan_consistent
+	run "$GC" -n "$IMG"
+	[[ $output == *"nothing to clean"* ]]
+	[ "$(sha256sum <"$IMG")" = "$before" ]
+}
+
+@test "gc: a free-section target above what the volume has: exit 1, plan still reported" {
+	ours_img
+	gc_json "$IMG" --target-free 100000
+	[ "$GC_STATUS" -eq 1 ]
+	[ "$(jqv .predicted.target_reached)" = false ]
+	[ "$(jqv .target.free_sections)" -eq 100000 ]
+	run "$GC" -n -t 100000 "$IMG"
+	[ "$status" -eq 1 ]
+	[[ $output == *"target not reachable"* ]]
+}
+
+@test "gc: without -n: 'not implemented yet', exit 8, the image unchanged" {
+	ours_img
+	local before=$(sha256sum <"$IMG")
+	run "$GC" "$IMG"
+	echo "$output"
+	[ "$status" -eq 8 ]
+	[[ $output == *"not implemented yet: moving blocks needs the write engine"* ]]
+	run "$DEFRAG" "$IMG"
+	[ "$status" -eq 8 ]
+	[[ $output == *"not implemented yet"* ]]
+	run "$DEFRAG" --file /nothing "$IMG"
+	[ "$status" -eq 8 ]
+	[ "$(sha256sum <"$IMG")" = "$before" ]
+}
+
+@test "gc: a mounted image is refused (fake mount table), -n too, defrag too" {
+	ours_img
+	local tab=$(f2_tmp)/mounts
+	echo "$IMG /mnt/x f2fs rw 0 0" >"$tab"
+	F2_PROC_MOUNTS=$tab run "$GC" -n "$IMG"
+	echo "$output"
+	[ "$status" -eq 8 ]
+	[[ $output == *"is mounted on /mnt/x"* ]]
+	F2_PROC_MOUNTS=$tab run "$GC" "$IMG"
+	[ "$status" -eq 8 ] && [[ $output == *"mounted on /mnt/x"* ]]
+	F2_PROC_MOUNTS=$tab run "$DEFRAG" -n "$IMG"
+	[ "$status" -eq 8 ] && [[ $output == *"mounted on /mnt/x"* ]]
+	# another file in the table: not refused
+	echo "$(f2_tmp)/other.img /mnt/y f2fs rw 0 0" >"$tab"
+	touch "$(f2_tmp)/other.img"
+	F2_PROC_MOUNTS=$tab run "$GC" -n "$IMG"
+	[ "$status" -eq 0 ]
+}
+
+@test "defrag: the reference options: defaults, hex, range rules" {
+	ours_img
+	local main0
+	main0=$("$DUMP" --json "$IMG" 2>/dev/null | jq -r .superblock.main_blkaddr)
+	[ -n "$main0" ] && [ "$main0" -gt 0 ]
+	run "$DEFRAG" -n "$IMG"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"move [0x$(printf %x "$main0")-0x$(printf %x $((main0 + 511)))] to the right of 0x$(printf %x $((main0 + 512)))"* ]]
+	run "$DEFRAG" -n -i -s $((main0 + 1024)) -l 0x10 -d 1 -S "$IMG"
+	[ "$status" -eq 0 ]
+	[[ $output == *"move [0x$(printf %x $((main0 + 1024)))-0x$(printf %x $((main0 + 1039)))] to the left of 0x$(printf %x $((main0 + 1023)))"* ]]
+	# target inside the range
+	run "$DEFRAG" -n -s $((main0 + 100)) -l 10 -t $((main0 + 105)) "$IMG"
+	[ "$status" -eq 16 ] && [[ $output == *"out of range"* ]]
+	# target before the main area
+	run "$DEFRAG" -n -s $((main0 + 100)) -t 5 "$IMG"
+	[ "$status" -eq 16 ] && [[ $output == *"out of range"* ]]
+	# start beyond the volume
+	run "$DEFRAG" -n -s 0x7fffffff "$IMG"
+	[ "$status" -eq 16 ] && [[ $output == *"out of range"* ]]
+	run "$DEFRAG" -n -s 12q "$IMG"
+	[ "$status" -eq 16 ] && [[ $output == *"invalid start block address '12q'"* ]]
+	run "$DEFRAG" -n --file relative "$IMG"
+	[ "$status" -eq 16 ] && [[ $output == *"absolute path"* ]]
+	run "$DEFRAG" -n --file /a -s 5 "$IMG"
+	[ "$status" -eq 16 ] && [[ $output == *"does not go with"* ]]
+	run "$DEFRAG" -n --file /missing "$IMG"
+	[ "$status" -eq 8 ] && [[ $output == *"/missing: no such file"* ]]
+	run "$DEFRAG" -n --file / "$IMG"
+	[ "$status" -eq 8 ] && [[ $output == *"not a regular file"* ]]
+}
+
+@test "defrag: -n on the root directory's range counts its valid blocks, alive" {
+	ours_img
+	local main0 cur
+	# the checkpoint's hot node and hot data segments hold the root's blocks
+	cur=$("$DUMP" --json "$IMG" 2>/dev/null | jq -r '.checkpoint["cur_node_segno[0]"]')
+	main0=$("$DUMP" --json "$IMG" 2>/dev/null | jq -r .superblock.main_blkaddr)
+	run "$DEFRAG" -n -s $((main0 + cur * 512)) -l 512 "$IMG"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output =~ valid\ blocks\ in\ the\ range:\ ([0-9]+)\ to\ move,\ 0\ stale,\ 0\ with ]]
+	[ "${BASH_REMATCH[1]}" -ge 1 ]
+}
