@@ -88,6 +88,7 @@
 
 F2_FIXTURES_CACHE=${F2_FIXTURES_CACHE:-${F2_TOP:?load ../lib/common first}/tests/.cache/fixtures}
 F2_FIXTURES_GUEST=$F2_TOP/tests/fixtures/guest/build.sh
+F2_FIXTURES_MKSOCK=$F2_TOP/tests/fixtures/guest/mksock.c
 FIXTURES_ERROR=
 
 # name|size|reference mkfs options
@@ -142,7 +143,7 @@ f2fx_dind_block() {
 
 f2fx_hash() {
 	{
-		cat "${BASH_SOURCE[0]}" "$F2_FIXTURES_GUEST"
+		cat "${BASH_SOURCE[0]}" "$F2_FIXTURES_GUEST" "$F2_FIXTURES_MKSOCK"
 		echo "kernel $KERNEL_RELEASE"
 		"$REF_MKFS" -V 2>&1 | head -n 1
 	} | sha256sum | cut -c1-16
@@ -257,9 +258,15 @@ f2fx_build() {
 	md5pid=$!
 
 	f2fx_pools "$dir" || { echo "FAIL making the data pools"; return 1; }
+	mkdir -p "$dir/bin"
+	if ! ${CC:-cc} -O2 -Wall -Wextra -o "$dir/bin/mksock" "$F2_FIXTURES_MKSOCK"; then
+		echo "FAIL compiling $F2_FIXTURES_MKSOCK"
+		return 1
+	fi
 	for p in setfattr getfattr lsattr chattr; do
 		kernel_add_binary /usr/bin/$p || return 1
 	done
+	kernel_add_binary "$dir/bin/mksock" || return 1
 	KERNEL_FILES="$dir/guest.list:/guest/fixtures $dir/dind.blk:/guest/dind.blk $dir/pool:/guest/pool $dir/textpool:/guest/textpool" \
 		KERNEL_RUN_DIR=$dir/run KERNEL_TIMEOUT=900 \
 		kernel_run "$F2_FIXTURES_GUEST" "${disks[@]}" || status=$?
@@ -270,6 +277,7 @@ f2fx_build() {
 		for p in setfattr getfattr lsattr chattr; do
 			kernel_add_binary /usr/bin/$p || return 1
 		done
+		kernel_add_binary "$dir/bin/mksock" || return 1
 		status=0
 		rm -rf "$dir/run"
 		KERNEL_FILES="$dir/guest.list:/guest/fixtures $dir/dind.blk:/guest/dind.blk $dir/pool:/guest/pool $dir/textpool:/guest/textpool" \
@@ -302,6 +310,7 @@ f2fx_build() {
 		return 1
 	fi
 	rm -f "$dir/out.img"
+	rm -rf "$dir/bin"
 	if [ ! -f "$dir/raw/DONE" ]; then
 		echo "FAIL the guest's archive has no DONE marker"
 		return 1
