@@ -178,7 +178,7 @@ int main(int argc, char **argv)
 	}
 	rc = open_fs(&ctx);
 	if (rc)
-		return finish(&ctx, rc | exit_code(&ctx));
+		return finish(&ctx, rc);	/* 8 (no file system) or 4 (no checkpoint) */
 
 	full = ctx.opts.force || !(ctx.fs->cp_flags & F2_CP_UMOUNT) ||
 	       (ctx.fs->cp_flags & (F2_CP_ERROR | F2_CP_FSCK)) || !ctx.fs->sb_valid[0] ||

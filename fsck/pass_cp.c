@@ -78,9 +78,13 @@ int pass_cp(struct fsck_ctx *ctx)
 	vmsg(ctx, "checkpoint: pack %d in use, version %llu, flags 0x%x", fs->cp_pack + 1,
 	     (unsigned long long)fs->cp_ver, fs->cp_flags);
 	if (!fs->packs[other].valid) {
-		if ((int64_t)(fs->packs[other].version - fs->cp_ver) > 0)
+		int64_t d = (int64_t)(fs->packs[other].version - fs->cp_ver);
+
+		/* the damaged pack would have been chosen: newer, or as new
+		 * and first (pack 1 wins a tie, as in the kernel) */
+		if (d > 0 || (d == 0 && other == 0))
 			fix_problem(ctx, PR_CP_NEWER_PACK_BAD,
-				    "checkpoint pack %d (version %llu, newer than pack %d's %llu): %s",
+				    "checkpoint pack %d (version %llu, pack %d has %llu): %s",
 				    other + 1, (unsigned long long)fs->packs[other].version,
 				    fs->cp_pack + 1, (unsigned long long)fs->cp_ver,
 				    fs->packs[other].why);

@@ -178,8 +178,9 @@ static int load_node(struct walk *w, uint32_t nid, uint32_t ofs, uint8_t *buf, c
 	    f2_node_ofs(n) != ofs) {
 		fix_problem(ctx, PR_NODE_FOOTER,
 			    "ino %u: %s nid %u at block address %u: footer says nid %u ino %u "
-			    "offset %u, expected offset %u", w->ino, what, nid, ni.blkaddr,
-			    f2_le32(n->footer.nid), f2_le32(n->footer.ino), f2_node_ofs(n), ofs);
+			    "offset %u, expected nid %u ino %u offset %u", w->ino, what, nid,
+			    ni.blkaddr, f2_le32(n->footer.nid), f2_le32(n->footer.ino),
+			    f2_node_ofs(n), nid, w->ino, ofs);
 		return -1;
 	}
 	return 0;

@@ -11,7 +11,8 @@
  *   sb.F, sb1.F        superblock copy 0 / 1: magic block_count log_blocksize
  *                      segment_count segment_count_main main_blkaddr
  *                      nat_blkaddr root_ino feature cp_payload crc
- *   cp.F, cpo.F        head block of the checkpoint pack in use / the other:
+ *   cp.F, cpo.F        head block of the newest checkpoint pack (by version,
+ *                      valid or not; pack 1 on a tie) / the other:
  *                      checkpoint_ver user_block_count valid_block_count
  *                      free_segment_count ckpt_flags valid_node_count
  *                      valid_inode_count next_free_nid
@@ -98,6 +99,13 @@ static uint32_t num(const char *s)
 	if (end == s || *end)
 		die("not a number: ", s);
 	return (uint32_t)v;
+}
+
+/* The pack the kernel would pick if both were valid (by head version;
+ * pack 1 wins a tie), so its fields can be found after its crc broke. */
+static int newest_pack(const struct f2_fs *fs)
+{
+	return (int64_t)(fs->packs[1].version - fs->packs[0].version) > 0 ? 1 : 0;
 }
 
 static struct f2_fs *open_fs(const char *img, int sb_only)
@@ -203,11 +211,16 @@ static void locate(const char *img, const char *spec, uint64_t *off, size_t *siz
 	}
 	fs = open_fs(img, 0);
 	if (!strcmp(p[0], "cp") || !strcmp(p[0], "cpo")) {
-		int pack = p[0][2] ? 1 - fs->cp_pack : fs->cp_pack;
+		int pack = p[0][2] ? 1 - newest_pack(fs) : newest_pack(fs);
 		uint64_t start = f2_le32(fs->sb.cp_blkaddr) + (uint64_t)pack * F2_BLKS_PER_SEG;
 
 		if (!strcmp(p[1], "crc")) {
-			*off = start * F2_BLKSIZE + f2_le32(fs->cp->checksum_offset);
+			uint8_t head[F2_BLKSIZE];
+
+			if (f2_fs_read_block(fs, start, head))
+				die("", fs->why);
+			*off = start * F2_BLKSIZE +
+			       f2_le32(((const struct f2_checkpoint *)head)->checksum_offset);
 			*size = 4;
 		} else {
 			if (!(d = lookup(cp_fields, p[1])))
@@ -314,7 +327,7 @@ static void fixcrc(const char *img, const char *what)
 		f2_sb_set_crc((struct f2_super *)(blk + F2_SUPER_OFFSET));
 	} else if (!strcmp(what, "cp") || !strcmp(what, "cpo")) {
 		struct f2_fs *fs = open_fs(img, 0);
-		int pack = what[2] ? 1 - fs->cp_pack : fs->cp_pack;
+		int pack = what[2] ? 1 - newest_pack(fs) : newest_pack(fs);
 
 		at = f2_le32(fs->sb.cp_blkaddr) + (uint64_t)pack * F2_BLKS_PER_SEG;
 		f2_io_read_block(io, at, blk);

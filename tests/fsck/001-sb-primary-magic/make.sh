@@ -1,0 +1,5 @@
+#!/bin/bash
+# sb.magic (block 0, byte 1024) = 0
+. "$(dirname "$0")/../lib.sh"
+base "$1"
+field "$1" set sb.magic 0

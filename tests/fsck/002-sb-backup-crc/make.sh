@@ -1,0 +1,4 @@
+#!/bin/bash
+. "$(dirname "$0")/../lib.sh"
+base "$1" -O sb_checksum
+addto "$1" sb1.crc 1

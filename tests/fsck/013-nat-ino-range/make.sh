@@ -1,0 +1,5 @@
+#!/bin/bash
+. "$(dirname "$0")/../lib.sh"
+base "$1"
+ino=$(ino_of "$1" /d1/d2/mid)
+field "$1" set nat.$ino.ino 0x7ffffff0

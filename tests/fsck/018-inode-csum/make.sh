@@ -1,0 +1,4 @@
+#!/bin/bash
+. "$(dirname "$0")/../lib.sh"
+base "$1" -O extra_attr,inode_checksum
+addto "$1" inode.$(ino_of "$1" /d1/d2/mid).csum 1

@@ -1,0 +1,5 @@
+#!/bin/bash
+. "$(dirname "$0")/../lib.sh"
+base "$1"
+dn=$(val "$1" inode.$(ino_of "$1" /huge).nid0)
+field "$1" set dent.$(ino_of "$1" /d1/d2).mid.ino "$dn"

@@ -1,0 +1,7 @@
+#!/bin/bash
+# mid is the only entry in its bitmap byte besides "." and "..": clear
+# only its own bit (slot 2 of d2's dentry block)
+. "$(dirname "$0")/../lib.sh"
+base "$1"
+d2=$(ino_of "$1" /d1/d2)
+field "$1" set dent.$d2.mid.bit $(( $(val "$1" dent.$d2.mid.bit) & ~0x4 ))

@@ -1,0 +1,98 @@
+#!/usr/bin/env bats
+# Corruption cases: each tests/fsck/NNN-name/ holds make.sh (a clean image
+# from the reference mkfs + sload, then one fault injected with
+# tests/tools/f2field at a computed offset), desc (one line) and expect
+# (codes: the exact set of problem codes -n reports; n_exit, y_exit: exit
+# statuses of -f -n and -f -y; after_y: "clean" when -y repairs it, so a
+# second run and the reference fsck find it clean, or "unchanged" when
+# this version reports but cannot repair it, so -y must not write).
+# Every case also checks that -n never changes a byte.
+load ../lib/common
+
+F2FIELD=${F2FIELD:-$F2_BUILD/tests/tools/f2field}
+REF_SLOAD=${REF_SLOAD:-/sbin/sload.f2fs}
+export F2FIELD REF_SLOAD
+
+codes_of() {
+	grep -o '^0x[0-9A-F]\{6\}' "$1" | sort -u | tr '\n' ' ' | sed 's/ $//'
+}
+
+run_case() {
+	local name=$1 dir=$F2_TOP/tests/fsck/$1 img=$BATS_TEST_TMPDIR/img
+	local codes n_exit y_exit after_y before got rc
+	require_prog "$FSCK" "$F2FIELD" "$REF_MKFS" "$REF_SLOAD"
+	# shellcheck disable=SC1091
+	. "$dir/expect"
+	bash "$dir/make.sh" "$img" || { echo "make.sh failed"; return 1; }
+	before=$(sha256sum <"$img")
+	rc=0; "$FSCK" -f -n "$img" </dev/null >"$BATS_TEST_TMPDIR/n.out" 2>&1 || rc=$?
+	cat "$BATS_TEST_TMPDIR/n.out"
+	got=$(codes_of "$BATS_TEST_TMPDIR/n.out")
+	[ "$got" = "$codes" ] || { echo "$name: codes '$got', expected '$codes'"; return 1; }
+	[ "$rc" -eq "$n_exit" ] || { echo "$name: -n exit $rc, expected $n_exit"; return 1; }
+	[ "$(sha256sum <"$img")" = "$before" ] || { echo "$name: -n changed the image"; return 1; }
+	rc=0; "$FSCK" -f -y "$img" </dev/null >"$BATS_TEST_TMPDIR/y.out" 2>&1 || rc=$?
+	cat "$BATS_TEST_TMPDIR/y.out"
+	[ "$rc" -eq "$y_exit" ] || { echo "$name: -y exit $rc, expected $y_exit"; return 1; }
+	case $after_y in
+	clean)
+		rc=0; "$FSCK" -f -n "$img" </dev/null >"$BATS_TEST_TMPDIR/2.out" 2>&1 || rc=$?
+		[ "$rc" -eq 0 ] || { cat "$BATS_TEST_TMPDIR/2.out"; echo "second run exit $rc"; return 1; }
+		ref_fsck_clean "$img"
+		# idempotent: -y again finds and writes nothing
+		before=$(sha256sum <"$img")
+		rc=0; "$FSCK" -f -y "$img" </dev/null >/dev/null 2>&1 || rc=$?
+		[ "$rc" -eq 0 ] && [ "$(sha256sum <"$img")" = "$before" ]
+		;;
+	unchanged)
+		[ "$(sha256sum <"$img")" = "$before" ] || { echo "$name: -y wrote"; return 1; }
+		;;
+	*) echo "bad after_y '$after_y'"; return 1 ;;
+	esac
+}
+
+@test "fsck cases: every case directory has make.sh, desc and expect, and a test here" {
+	local d n
+	for d in "$F2_TOP"/tests/fsck/[0-9][0-9][0-9]-*/; do
+		n=$(basename "$d")
+		[ -x "$d/make.sh" ] && [ -s "$d/desc" ] && [ -s "$d/expect" ] || { echo "$n incomplete"; return 1; }
+		grep -q "run_case $n\$" "$BATS_TEST_FILENAME" || { echo "$n has no test"; return 1; }
+	done
+}
+
+@test "001-sb-primary-magic" { run_case 001-sb-primary-magic; }
+@test "002-sb-backup-crc" { run_case 002-sb-backup-crc; }
+@test "003-sb-copies-differ" { run_case 003-sb-copies-differ; }
+@test "004-sb-primary-range" { run_case 004-sb-primary-range; }
+@test "005-cp-crc" { run_case 005-cp-crc; }
+@test "006-cp-error-flag" { run_case 006-cp-error-flag; }
+@test "007-cp-valid-blocks" { run_case 007-cp-valid-blocks; }
+@test "008-cp-valid-nodes" { run_case 008-cp-valid-nodes; }
+@test "009-cp-valid-inodes" { run_case 009-cp-valid-inodes; }
+@test "010-cp-free-segs" { run_case 010-cp-free-segs; }
+@test "011-cp-user-blocks" { run_case 011-cp-user-blocks; }
+@test "012-nat-addr-range" { run_case 012-nat-addr-range; }
+@test "013-nat-ino-range" { run_case 013-nat-ino-range; }
+@test "014-nat-dup-addr" { run_case 014-nat-dup-addr; }
+@test "015-inode-links" { run_case 015-inode-links; }
+@test "016-inode-links-hard" { run_case 016-inode-links-hard; }
+@test "017-inode-blocks" { run_case 017-inode-blocks; }
+@test "018-inode-csum" { run_case 018-inode-csum; }
+@test "019-inode-csum-links" { run_case 019-inode-csum-links; }
+@test "020-inode-namelen" { run_case 020-inode-namelen; }
+@test "021-inode-inline-nid" { run_case 021-inode-inline-nid; }
+@test "022-inode-depth" { run_case 022-inode-depth; }
+@test "023-inode-xattr-free" { run_case 023-inode-xattr-free; }
+@test "024-dent-ino-free" { run_case 024-dent-ino-free; }
+@test "025-dent-hash" { run_case 025-dent-hash; }
+@test "026-dent-ftype" { run_case 026-dent-ftype; }
+@test "027-dent-namelen" { run_case 027-dent-namelen; }
+@test "028-dent-not-inode" { run_case 028-dent-not-inode; }
+@test "029-dent-dotdot" { run_case 029-dent-dotdot; }
+@test "030-dir-multi-link" { run_case 030-dir-multi-link; }
+@test "031-dent-bit-cleared" { run_case 031-dent-bit-cleared; }
+@test "032-sit-vblocks" { run_case 032-sit-vblocks; }
+@test "033-sit-stray-bit" { run_case 033-sit-stray-bit; }
+@test "034-ssa-data" { run_case 034-ssa-data; }
+@test "035-node-footer" { run_case 035-node-footer; }
+@test "036-node-owner" { run_case 036-node-owner; }

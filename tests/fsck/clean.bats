@@ -1,0 +1,206 @@
+#!/usr/bin/env bats
+# fsck.f2fs on clean images (0 findings, exit 0) from the reference mkfs
+# under many option sets, from our mkfs, and after the reference sload
+# populated one; then the command line: modes, exit codes, --json, the
+# problem table's unit test, no writes without a fix mode, no blocking
+# without a terminal, crash safety of the superblock repair.
+load ../lib/common
+bats_require_minimum_version 1.5.0
+
+F2FIELD=${F2FIELD:-$F2_BUILD/tests/tools/f2field}
+F2REPLAY=${F2REPLAY:-$F2_BUILD/tests/tools/f2replay}
+REF_SLOAD=${REF_SLOAD:-/sbin/sload.f2fs}
+export F2FIELD REF_SLOAD
+
+# check_clean IMG: full check finds nothing and exits 0
+check_clean() {
+	local rc=0
+	"$FSCK" -f -n "$1" </dev/null >"$BATS_TEST_TMPDIR/out" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ] || grep -q '^0x' "$BATS_TEST_TMPDIR/out"; then
+		echo "fsck -f -n $1 (exit $rc):"
+		cat "$BATS_TEST_TMPDIR/out"
+		return 1
+	fi
+}
+
+OPTSETS=(
+	""
+	"-O extra_attr"
+	"-O extra_attr,inode_checksum,flexible_inline_xattr,sb_checksum"
+	"-O extra_attr,quota,lost_found"
+	"-O extra_attr,project_quota,inode_crtime,compression"
+	"-O extra_attr,inode_checksum,flexible_inline_xattr,quota,lost_found,compression,sb_checksum,verity,encrypt,inode_crtime,project_quota"
+	"-O casefold -C utf8"
+	"-s 4 -z 2"
+	"-i"
+	"-a 1 -o 20"
+	"-O lost_found -l label -e txt,log"
+)
+
+@test "fsck clean: reference mkfs images under every option set" {
+	require_prog "$FSCK" "$REF_MKFS"
+	local img=$BATS_TEST_TMPDIR/img o
+	for o in "${OPTSETS[@]}"; do
+		rm -f "$img" && truncate -s 2G "$img"
+		# shellcheck disable=SC2086
+		"$REF_MKFS" -q -f $o "$img" >/dev/null
+		echo "options: $o"
+		check_clean "$img"
+	done
+}
+
+@test "fsck clean: our mkfs images under every option set, and a 3-device volume" {
+	require_prog "$FSCK" "$MKFS"
+	local img=$BATS_TEST_TMPDIR/img o d=$BATS_TEST_TMPDIR
+	for o in "${OPTSETS[@]}"; do
+		rm -f "$img" && truncate -s 2G "$img"
+		# shellcheck disable=SC2086
+		"$MKFS" -q -f $o "$img" >/dev/null
+		echo "options: $o"
+		check_clean "$img"
+	done
+	truncate -s 1G "$d/m0" "$d/m1" "$d/m2"
+	"$MKFS" -q -f -c "$d/m1" -c "$d/m2" "$d/m0" >/dev/null
+	check_clean "$d/m0"
+}
+
+@test "fsck clean: a populated image (reference sload: files, links, indirect nodes, 300-entry dir)" {
+	require_prog "$FSCK" "$REF_MKFS" "$REF_SLOAD" "$F2FIELD"
+	local img=$BATS_TEST_TMPDIR/img o
+	for o in "" "-O extra_attr,inode_checksum,flexible_inline_xattr,lost_found,quota,sb_checksum"; do
+		# shellcheck disable=SC2086
+		(. "$F2_TOP/tests/fsck/lib.sh"; base "$img" $o)
+		check_clean "$img"
+		grep -q ' 0 left' "$BATS_TEST_TMPDIR/out"
+		ref_fsck_clean "$img"
+	done
+}
+
+@test "fsck clean: without -f a cleanly unmounted image returns 0 at once" {
+	local img=$BATS_TEST_TMPDIR/img
+	truncate -s 1G "$img"
+	"$MKFS" -q -f "$img" >/dev/null
+	run "$FSCK" "$img"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"clean"* ]]
+}
+
+@test "fsck cli: usage errors exit 16; --help and -V exit 0" {
+	run "$FSCK"
+	[ "$status" -eq 16 ]
+	run "$FSCK" -n -y x.img
+	[ "$status" -eq 16 ]
+	[[ "$output" == *"-n cannot be combined"* ]]
+	run "$FSCK" -n -p x.img
+	[ "$status" -eq 16 ]
+	run "$FSCK" -Z x.img
+	[ "$status" -eq 16 ]
+	run "$FSCK" a.img b.img
+	[ "$status" -eq 16 ]
+	run "$FSCK" --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--dry-run"* ]]
+	run "$FSCK" -V
+	[ "$status" -eq 0 ]
+}
+
+@test "fsck cli: not an f2fs image or missing file exits 8" {
+	local img=$BATS_TEST_TMPDIR/zero
+	truncate -s 64M "$img"
+	run "$FSCK" -n "$img"
+	echo "$output"
+	[ "$status" -eq 8 ]
+	[[ "$output" == *"0x010004"* ]]
+	run "$FSCK" -n "$BATS_TEST_TMPDIR/nonexistent"
+	[ "$status" -eq 8 ]
+}
+
+# A damaged image with one repairable problem (primary superblock).
+bad_sb_image() {
+	truncate -s 1G "$1"
+	"$MKFS" -q -f "$1" >/dev/null
+	"$F2FIELD" "$1" set sb.magic 0
+}
+
+@test "fsck modes: no terminal and no fix option answers no, exits 4, writes nothing" {
+	local img=$BATS_TEST_TMPDIR/img sum
+	bad_sb_image "$img"
+	sum=$(sha256sum <"$img")
+	run timeout 20 "$FSCK" "$img" </dev/null
+	echo "$output"
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"no (no terminal)"* ]]
+	[ "$(sha256sum <"$img")" = "$sum" ]
+}
+
+@test "fsck modes: -p fixes the safe problem (exit 1); -p -y terminates as -y" {
+	local img=$BATS_TEST_TMPDIR/img
+	bad_sb_image "$img"
+	run timeout 20 "$FSCK" -p "$img" </dev/null
+	echo "$output"
+	[ "$status" -eq 1 ]
+	run "$FSCK" -f -n "$img"
+	[ "$status" -eq 0 ]
+	bad_sb_image "$img"
+	run timeout 20 "$FSCK" -p -y "$img" </dev/null
+	[ "$status" -eq 1 ]
+	run timeout 20 "$FSCK" -p -y -f "$img" </dev/null
+	[ "$status" -eq 0 ]
+}
+
+@test "fsck modes: -p leaves what it cannot fix and exits 4" {
+	local img=$BATS_TEST_TMPDIR/img
+	truncate -s 1G "$img"
+	"$MKFS" -q -f "$img" >/dev/null
+	"$F2FIELD" "$img" set cp.valid_node_count 9
+	"$F2FIELD" "$img" fixcrc cp
+	run timeout 20 "$FSCK" -p -f "$img" </dev/null
+	echo "$output"
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"run fsck.f2fs manually"* ]]
+}
+
+@test "fsck --json: one document with the findings and the exit code" {
+	local img=$BATS_TEST_TMPDIR/img
+	bad_sb_image "$img"
+	run --separate-stderr "$FSCK" -f -n --json "$img"
+	[ "$status" -eq 4 ]
+	echo "$output"
+	[[ "$output" == "{"* ]]
+	[[ "$output" == *'"code": "0x010001"'* ]]
+	[[ "$output" == *'"exit_code": 4'* ]]
+	[[ "$output" == *'"fixed": false'* ]]
+	if command -v python3 >/dev/null; then
+		python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["findings"][0]["name"]=="SB_PRIMARY_BAD"' <<<"$output"
+	fi
+}
+
+@test "fsck problem table: codes unique and sorted (unit test)" {
+	run "$F2_BUILD/tests/unit/test_problems"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "fsck crash safety: every prefix of the superblock repair's write log is the old or the repaired image" {
+	require_prog "$F2REPLAY"
+	local img=$BATS_TEST_TMPDIR/img orig=$BATS_TEST_TMPDIR/orig log=$BATS_TEST_TMPDIR/log n i rc
+	bad_sb_image "$img"
+	cp --sparse=always "$img" "$orig"
+	F2_IO_RECORD=$log "$FSCK" -y "$img" </dev/null || [ $? -eq 1 ]
+	n=$("$F2REPLAY" count "$log")
+	[ "$n" -ge 1 ]
+	for ((i = 0; i <= n; i++)); do
+		cp --sparse=always "$orig" "$BATS_TEST_TMPDIR/p"
+		"$F2REPLAY" apply "$log" "$BATS_TEST_TMPDIR/p" "$i"
+		rc=0; "$FSCK" -f -n "$BATS_TEST_TMPDIR/p" >"$BATS_TEST_TMPDIR/p.out" 2>&1 || rc=$?
+		# either still the one finding, or clean
+		if [ "$rc" -eq 4 ]; then
+			[ "$(grep -c '^0x' "$BATS_TEST_TMPDIR/p.out")" -eq 1 ]
+			grep -q '^0x010001' "$BATS_TEST_TMPDIR/p.out"
+		else
+			[ "$rc" -eq 0 ]
+		fi
+	done
+	cmp "$BATS_TEST_TMPDIR/p" "$img"
+}
