@@ -153,6 +153,34 @@ int f2_wfs_create(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
 	return 0;
 }
 
+int f2_wfs_setattr(struct f2_wfs *w, uint32_t ino, const struct f2_wattr *a)
+{
+	struct ew_blk *b;
+	struct f2_inode *i;
+	int err = ew_maybe_writeback(w);
+
+	if (err || (err = ew_inode_get(w, ino, &b)))
+		return err;
+	i = &ew_node(b)->i;
+	f2_set_le16(i->i_mode, (uint16_t)((f2_le16(i->i_mode) & S_IFMT) | (a->mode & 07777)));
+	f2_set_le32(i->i_uid, a->uid);
+	f2_set_le32(i->i_gid, a->gid);
+	f2_set_le64(i->i_atime, a->atime);
+	f2_set_le64(i->i_ctime, a->ctime);
+	f2_set_le64(i->i_mtime, a->mtime);
+	f2_set_le32(i->i_atime_nsec, a->atime_ns);
+	f2_set_le32(i->i_ctime_nsec, a->ctime_ns);
+	f2_set_le32(i->i_mtime_nsec, a->mtime_ns);
+	if ((i->i_inline & F2_EXTRA_ATTR) && (w->fs->features & F2_FEAT_INODE_CRTIME) &&
+	    f2_le16(i->i_extra_isize) >= offsetof(struct f2_inode, i_compr_blocks) -
+					   offsetof(struct f2_inode, i_extra_isize)) {
+		f2_set_le64(i->i_crtime, a->crtime);
+		f2_set_le32(i->i_crtime_nsec, a->crtime_ns);
+	}
+	b->dirty = 1;
+	return 0;
+}
+
 int f2_wfs_symlink(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
 		   const struct f2_wattr *a, const char *target, uint32_t *ino)
 {

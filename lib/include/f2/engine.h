@@ -78,6 +78,8 @@ int f2_wfs_unlink(struct f2_wfs *w, uint32_t dir, const char *name, size_t len);
 /* Look name up in dir (the engine's view, uncommitted changes included). */
 int f2_wfs_lookup(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
 		  uint32_t *ino);
+/* Set permissions (mode & 07777), owner and times of ino from a. */
+int f2_wfs_setattr(struct f2_wfs *w, uint32_t ino, const struct f2_wattr *a);
 /* Symlink: create + the target as its data. */
 int f2_wfs_symlink(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
 		   const struct f2_wattr *a, const char *target, uint32_t *ino);

@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * populate.c - copy a host directory into an unmounted F2FS volume through
+ * the write engine (f2/engine.h): regular files (holes kept, found with
+ * SEEK_DATA/SEEK_HOLE), directories, symlinks, hard links, fifos, sockets,
+ * device nodes, modes, owners through uid/gid maps, user/trusted/security
+ * xattrs, and SELinux labels from a file_contexts file (libselinux).
+ * Entries are visited in byte order of their names and every time can be
+ * fixed, so the same input gives the same image.  One checkpoint at the
+ * end commits everything: a crash before it leaves the volume as it was.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+#include <selinux/label.h>
+#include <selinux/selinux.h>
+#include "f2/engine.h"
+#include "f2/errors.h"
+#include "f2/io.h"
+#include "populate.h"
+
+#define COPY_BUF	(4u << 20)
+
+struct hl {
+	dev_t dev;
+	ino_t ino;
+	uint32_t fs_ino;
+};
+
+struct pop {
+	const struct pop_opts *o;
+	FILE *err;
+	struct f2_wfs *w;
+	struct selabel_handle *sehnd;
+	char path[8192];		/* host path */
+	size_t plen;
+	char fspath[8192];		/* path in the volume, for labels */
+	size_t flen;
+	uint8_t *buf;
+	struct hl *links;		/* open-addressed by (dev, ino) */
+	size_t nlinks, links_cap;
+	uint64_t files, bytes, last_report;
+	int progress, acl_warned;
+	char *xnames;
+	size_t xnames_cap;
+};
+
+int pop_parse_idmap(const char *spec, struct pop_idmap *m)
+{
+	unsigned long a, b, c = 1;
+	char *end;
+
+	errno = 0;
+	a = strtoul(spec, &end, 10);
+	if (*end != ':' || errno)
+		return -1;
+	b = strtoul(end + 1, &end, 10);
+	if (errno || (*end && *end != ':'))
+		return -1;
+	if (*end == ':') {
+		c = strtoul(end + 1, &end, 10);
+		if (errno || *end || !c)
+			return -1;
+	}
+	if (a > UINT32_MAX || b > UINT32_MAX || c > UINT32_MAX || a + c - 1 > UINT32_MAX ||
+	    b + c - 1 > UINT32_MAX)
+		return -1;
+	m->host = (uint32_t)a;
+	m->fs = (uint32_t)b;
+	m->count = (uint32_t)c;
+	return 0;
+}
+
+static uint32_t map_id(const struct pop_idmap *m, uint32_t n, uint32_t id)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (id >= m[i].host && id - m[i].host < m[i].count)
+			return m[i].fs + (id - m[i].host);
+	return id;
+}
+
+static int fail(struct pop *p, int err, const char *what)
+{
+	fprintf(p->err, "populate: %s: %s: %s%s%s\n", p->path, what, f2_strerror(err),
+		p->w && *f2_wfs_why(p->w) ? ": " : "", p->w ? f2_wfs_why(p->w) : "");
+	return err;
+}
+
+static void attr_of(struct pop *p, const struct stat *st, struct f2_wattr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->mode = (uint16_t)st->st_mode;
+	a->uid = map_id(p->o->uid, p->o->nuid, st->st_uid);
+	a->gid = map_id(p->o->gid, p->o->ngid, st->st_gid);
+	if (p->o->fixed_time >= 0) {
+		a->atime = a->mtime = a->ctime = a->crtime = (uint64_t)p->o->fixed_time;
+	} else {
+		a->atime = (uint64_t)st->st_atim.tv_sec;
+		a->atime_ns = (uint32_t)st->st_atim.tv_nsec;
+		a->mtime = (uint64_t)st->st_mtim.tv_sec;
+		a->mtime_ns = (uint32_t)st->st_mtim.tv_nsec;
+		a->ctime = (uint64_t)st->st_ctim.tv_sec;
+		a->ctime_ns = (uint32_t)st->st_ctim.tv_nsec;
+		a->crtime = a->ctime;
+		a->crtime_ns = a->ctime_ns;
+	}
+	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+		a->rdev = (uint64_t)major(st->st_rdev) << 32 | minor(st->st_rdev);
+}
+
+/* ---- hard links --------------------------------------------------------- */
+static size_t hl_slot(const struct pop *p, dev_t dev, ino_t ino)
+{
+	uint64_t h = ((uint64_t)dev * 0x9e3779b97f4a7c15ull) ^ (uint64_t)ino;
+	size_t i;
+
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	for (i = (size_t)h & (p->links_cap - 1);
+	     p->links[i].fs_ino && !(p->links[i].dev == dev && p->links[i].ino == ino);
+	     i = (i + 1) & (p->links_cap - 1))
+		;
+	return i;
+}
+
+static uint32_t hl_find(const struct pop *p, const struct stat *st)
+{
+	return p->links_cap ? p->links[hl_slot(p, st->st_dev, st->st_ino)].fs_ino : 0;
+}
+
+static int hl_add(struct pop *p, const struct stat *st, uint32_t fs_ino)
+{
+	if ((p->nlinks + 1) * 2 > p->links_cap) {
+		struct hl *old = p->links;
+		size_t ocap = p->links_cap;
+
+		p->links_cap = ocap ? ocap * 2 : 1024;
+		p->links = calloc(p->links_cap, sizeof(*p->links));
+		if (!p->links)
+			return -ENOMEM;
+		for (size_t i = 0; i < ocap; i++)
+			if (old[i].fs_ino)
+				p->links[hl_slot(p, old[i].dev, old[i].ino)] = old[i];
+		free(old);
+	}
+	p->links[hl_slot(p, st->st_dev, st->st_ino)] =
+		(struct hl){ st->st_dev, st->st_ino, fs_ino };
+	p->nlinks++;
+	return 0;
+}
+
+/* ---- xattrs and labels ------------------------------------------------- */
+static int copy_xattrs(struct pop *p, uint32_t ino, const struct stat *st)
+{
+	ssize_t n = llistxattr(p->path, NULL, 0);
+	char *val = (char *)p->buf;
+	int have_label = 0, err;
+
+	if (n < 0 && errno != ENOTSUP && errno != ENODATA)
+		return fail(p, -errno, "listing xattrs");
+	if (n > 0) {
+		if ((size_t)n + 1 > p->xnames_cap) {
+			free(p->xnames);
+			p->xnames_cap = (size_t)n + 1;
+			p->xnames = malloc(p->xnames_cap);
+			if (!p->xnames)
+				return -ENOMEM;
+		}
+		n = llistxattr(p->path, p->xnames, p->xnames_cap);
+		if (n < 0)
+			return fail(p, -errno, "listing xattrs");
+	}
+	for (ssize_t off = 0; n > 0 && off < n; off += (ssize_t)strlen(p->xnames + off) + 1) {
+		const char *name = p->xnames + off, *suffix;
+		uint8_t index;
+		ssize_t v;
+
+		if (f2_xattr_split(name, &index, &suffix)) {
+			if (!p->acl_warned)
+				fprintf(p->err, "populate: %s: xattr %s not copied (only user., "
+					"trusted. and security. are)\n", p->path, name);
+			p->acl_warned = 1;
+			continue;
+		}
+		if (p->sehnd && !strcmp(name, "security.selinux"))
+			continue;	/* the file_contexts label wins */
+		v = lgetxattr(p->path, name, val, COPY_BUF);
+		if (v < 0)
+			return fail(p, -errno, name);
+		err = f2_wfs_setxattr(p->w, ino, index, suffix, strlen(suffix), val, (size_t)v);
+		if (err)
+			return fail(p, err, name);
+	}
+	if (p->sehnd) {
+		char *con = NULL;
+
+		if (selabel_lookup(p->sehnd, &con, p->flen ? p->fspath : "/",
+				   st->st_mode & S_IFMT) == 0) {
+			err = f2_wfs_setxattr(p->w, ino, F2_XATTR_INDEX_SECURITY, "selinux", 7, con, strlen(con) + 1);
+			freecon(con);
+			if (err)
+				return fail(p, err, "security.selinux");
+			have_label = 1;
+		} else if (errno != ENOENT) {
+			return fail(p, -errno, "selabel_lookup");
+		}
+	}
+	(void)have_label;
+	return 0;
+}
+
+static void report(struct pop *p, int last)
+{
+	if (!p->progress || (!last && p->files - p->last_report < 500))
+		return;
+	p->last_report = p->files;
+	fprintf(p->err, "\rpopulate: %llu files, %llu MiB%s",
+		(unsigned long long)p->files, (unsigned long long)(p->bytes >> 20),
+		last ? "\n" : "");
+	fflush(p->err);
+}
+
+/* ---- contents --------------------------------------------------------- */
+static int copy_data(struct pop *p, uint32_t ino, const struct stat *st)
+{
+	int fd = open(p->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), err = 0;
+	off_t off = 0, end = st->st_size;
+
+	if (fd < 0)
+		return fail(p, -errno, "open");
+	while (off < end) {
+		off_t data = lseek(fd, off, SEEK_DATA), hole;
+
+		if (data < 0) {
+			if (errno == ENXIO)
+				break;		/* only a hole to the end */
+			data = off;		/* no SEEK_DATA: copy everything */
+			hole = end;
+		} else {
+			hole = lseek(fd, data, SEEK_HOLE);
+			if (hole < 0 || hole > end)
+				hole = end;
+		}
+		for (off = data; off < hole;) {
+			size_t want = hole - off < (off_t)COPY_BUF ? (size_t)(hole - off) : COPY_BUF;
+			ssize_t r = pread(fd, p->buf, want, off);
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				err = fail(p, r < 0 ? -errno : F2_ESHORTIO, "read");
+				goto out;
+			}
+			err = f2_wfs_write(p->w, ino, (uint64_t)off, p->buf, (size_t)r);
+			if (err) {
+				err = fail(p, err, "write");
+				goto out;
+			}
+			off += r;
+			p->bytes += (uint64_t)r;
+		}
+	}
+	/* a hole at the end still counts in the size */
+	err = f2_wfs_truncate(p->w, ino, (uint64_t)end);
+	if (err)
+		err = fail(p, err, "size");
+out:
+	close(fd);
+	return err;
+}
+
+static int walk(struct pop *p, uint32_t dir_ino);
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int one(struct pop *p, uint32_t dir_ino, const char *name)
+{
+	struct stat st;
+	struct f2_wattr a;
+	uint32_t ino;
+	size_t nl = strlen(name);
+	int err;
+
+	if (lstat(p->path, &st))
+		return fail(p, -errno, "lstat");
+	attr_of(p, &st, &a);
+	if (!S_ISDIR(st.st_mode) && st.st_nlink > 1 && (ino = hl_find(p, &st))) {
+		err = f2_wfs_link(p->w, dir_ino, name, nl, ino);
+		return err ? fail(p, err, "link") : 0;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		char target[4096];
+		ssize_t n = readlink(p->path, target, sizeof(target) - 1);
+
+		if (n < 0)
+			return fail(p, -errno, "readlink");
+		target[n] = 0;
+		err = f2_wfs_symlink(p->w, dir_ino, name, nl, &a, target, &ino);
+	} else {
+		err = f2_wfs_create(p->w, dir_ino, name, nl, &a, &ino);
+	}
+	if (err)
+		return fail(p, err, "create");
+	p->files++;
+	if (S_ISREG(st.st_mode) && (err = copy_data(p, ino, &st)))
+		return err;
+	if ((err = copy_xattrs(p, ino, &st)))
+		return err;
+	if (!S_ISDIR(st.st_mode) && st.st_nlink > 1 && (err = hl_add(p, &st, ino)))
+		return err;
+	report(p, 0);
+	if (S_ISDIR(st.st_mode)) {
+		err = walk(p, ino);
+		if (err)
+			return err;
+		/* times of a directory after its entries were added */
+		return f2_wfs_setattr(p->w, ino, &a) ? fail(p, -EIO, "attributes") : 0;
+	}
+	return 0;
+}
+
+static int walk(struct pop *p, uint32_t dir_ino)
+{
+	DIR *d = opendir(p->path);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0, plen = p->plen, flen = p->flen;
+	int err = 0;
+
+	if (!d)
+		return fail(p, -errno, "opendir");
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (n == cap) {
+			char **nn = realloc(names, (cap = cap ? cap * 2 : 64) * sizeof(*nn));
+
+			if (!nn) {
+				err = -ENOMEM;
+				goto out;
+			}
+			names = nn;
+		}
+		if (!(names[n++] = strdup(de->d_name))) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	qsort(names, n, sizeof(*names), cmp_name);
+	for (size_t i = 0; i < n && !err; i++) {
+		size_t l = strlen(names[i]);
+
+		if (plen + l + 2 > sizeof(p->path) || flen + l + 2 > sizeof(p->fspath)) {
+			err = fail(p, -ENAMETOOLONG, names[i]);
+			break;
+		}
+		p->path[plen] = '/';
+		memcpy(p->path + plen + 1, names[i], l + 1);
+		p->plen = plen + 1 + l;
+		p->fspath[flen] = '/';
+		memcpy(p->fspath + flen + 1, names[i], l + 1);
+		p->flen = flen + 1 + l;
+		err = one(p, dir_ino, names[i]);
+		p->path[plen] = 0;
+		p->plen = plen;
+		p->fspath[flen] = 0;
+		p->flen = flen;
+	}
+out:
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	closedir(d);
+	return err;
+}
+
+int pop_run(const char *dev, const struct pop_opts *o, FILE *err_out)
+{
+	struct pop p = { .o = o, .err = err_out };
+	struct f2_io *io = NULL;
+	struct f2_fs *fs = NULL;
+	struct stat st;
+	struct f2_wattr a;
+	int err;
+
+	p.progress = o->progress < 0 ? isatty(fileno(err_out)) && !o->quiet : o->progress;
+	if (strlen(o->root) >= sizeof(p.path) / 2)
+		return -ENAMETOOLONG;
+	strcpy(p.path, o->root);
+	p.plen = strlen(p.path);
+	while (p.plen > 1 && p.path[p.plen - 1] == '/')
+		p.path[--p.plen] = 0;
+	if (o->mount_point && strcmp(o->mount_point, "/")) {
+		snprintf(p.fspath, sizeof(p.fspath) / 2, "%s", o->mount_point);
+		p.flen = strlen(p.fspath);
+		while (p.flen && p.fspath[p.flen - 1] == '/')
+			p.fspath[--p.flen] = 0;
+	}
+	if (stat(p.path, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(err_out, "populate: %s: not a directory\n", o->root);
+		return -ENOTDIR;
+	}
+	if (o->file_contexts) {
+		struct selinux_opt so[] = { { SELABEL_OPT_PATH, o->file_contexts } };
+
+		p.sehnd = selabel_open(SELABEL_CTX_FILE, so, 1);
+		if (!p.sehnd) {
+			fprintf(err_out, "populate: %s: cannot load file contexts: %s\n",
+				o->file_contexts, strerror(errno));
+			return -EINVAL;
+		}
+	}
+	p.buf = malloc(COPY_BUF);
+	if (!p.buf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = f2_io_open(dev, F2_IO_RDWR, &io);
+	if (err) {
+		fprintf(err_out, "populate: %s: %s\n", dev, f2_strerror(err));
+		goto out;
+	}
+	err = f2_fs_open_io(io, NULL, &fs);
+	if (err) {
+		fprintf(err_out, "populate: %s: %s\n", dev, fs ? fs->why : f2_strerror(err));
+		goto out;
+	}
+	if (fs->features & F2_FEAT_QUOTA_INO) {
+		fprintf(err_out, "populate: %s: the quota feature is on and populate does not "
+			"update quota files yet\n", dev);
+		err = F2_EUNSUPP;
+		goto out;
+	}
+	err = f2_wfs_open(fs, NULL, &p.w);
+	if (err) {
+		fprintf(err_out, "populate: %s: %s\n", dev, fs->why);
+		goto out;
+	}
+	/* the root takes the source directory's attributes */
+	attr_of(&p, &st, &a);
+	err = f2_wfs_setattr(p.w, F2_ROOT_INO, &a);
+	if (!err)
+		err = copy_xattrs(&p, F2_ROOT_INO, &st);
+	if (!err)
+		err = walk(&p, F2_ROOT_INO);
+	if (!err) {
+		err = f2_wfs_checkpoint(p.w);
+		if (err)
+			fprintf(err_out, "populate: checkpoint: %s: %s\n", f2_strerror(err),
+				f2_wfs_why(p.w));
+	}
+	report(&p, 1);
+out:
+	f2_wfs_close(p.w);
+	if (fs)
+		f2_fs_close(fs);
+	if (io)
+		f2_io_close(io);
+	if (p.sehnd)
+		selabel_close(p.sehnd);
+	free(p.links);
+	free(p.xnames);
+	free(p.buf);
+	return err;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* populate.h - copy a host directory tree into an F2FS volume (mkfs --root). */
+#ifndef MKFS_POPULATE_H
+#define MKFS_POPULATE_H
+#include <stdint.h>
+#include <stdio.h>
+
+#define POP_MAX_MAPS	16
+
+/* host id range [host, host + count) becomes [fs, fs + count) */
+struct pop_idmap {
+	uint32_t host, fs, count;
+};
+
+struct pop_opts {
+	const char *root;		/* host directory to copy */
+	int64_t fixed_time;		/* every timestamp; -1 = the host's */
+	struct pop_idmap uid[POP_MAX_MAPS], gid[POP_MAX_MAPS];
+	uint32_t nuid, ngid;
+	const char *file_contexts;	/* SELinux file_contexts, or NULL */
+	const char *mount_point;	/* path of the volume's root at run time ("/") */
+	int progress;			/* -1 auto (stderr is a tty), 0 off, 1 on */
+	int quiet;
+};
+
+/* Parse "HOST:FS[:COUNT]" into one map entry; returns 0 or -1. */
+int pop_parse_idmap(const char *spec, struct pop_idmap *m);
+/* Copy o->root into the unmounted volume on dev (as opened by
+ * f2_io_open, so F2_IO_RECORD/F2_IO_FAULT apply) and checkpoint.
+ * Messages go to err; returns 0 or a negative code. */
+int pop_run(const char *dev, const struct pop_opts *o, FILE *err);
+#endif
