@@ -50,6 +50,7 @@ struct fsck_ctx {
 
 	/* counts from the walk */
 	uint64_t nodes_found, inodes_found, blocks_found;
+	uint64_t reserved_found;	/* of blocks_found: NEW_ADDR and cluster heads */
 
 	/* SSA block cache */
 	uint32_t ssa_segno[SSA_CACHE];

@@ -103,11 +103,6 @@ int pass_sit_load(struct fsck_ctx *ctx)
 		fix_problem(ctx, PR_CNT_FREE_SEGS,
 			    "checkpoint: free_segment_count %u, the SIT has %u free segments",
 			    cp_free, st.free_segs);
-	if (ctx->sit_total_valid != f2_le64(fs->cp->valid_block_count))
-		fix_problem(ctx, PR_CNT_SIT_TOTAL,
-			    "checkpoint: valid_block_count %llu, the SIT counts %llu",
-			    (unsigned long long)f2_le64(fs->cp->valid_block_count),
-			    (unsigned long long)ctx->sit_total_valid);
 	return 0;
 }
 

@@ -198,13 +198,14 @@ static int walk_addrs(struct walk *w, const void *area, uint32_t n, uint32_t nid
 
 		if (a == F2_NULL_ADDR)
 			continue;
-		if (a == F2_NEW_ADDR) {
+		/* a reserved block, or the head of a compressed cluster: the
+		 * kernel counts both in i_blocks and valid_block_count */
+		if (a == F2_NEW_ADDR || (a == F2_COMPRESS_ADDR && compressed)) {
 			w->blocks++;
 			w->ctx->blocks_found++;
+			w->ctx->reserved_found++;
 			continue;
 		}
-		if (a == F2_COMPRESS_ADDR && compressed)
-			continue;
 		err = claim(w, a, 0, nid, k, fofs + k);
 		if (err == -ENOMEM)
 			return err;
@@ -372,7 +373,9 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 	w->adb = ir->cluster_blocks ? F2_ADDRS_PER_BLOCK & ~(ir->cluster_blocks - 1)
 				    : F2_ADDRS_PER_BLOCK;
 	is_inline = !!(in->i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY));
-	if (is_inline) {
+	if (!S_ISREG(ir->mode) && !S_ISDIR(ir->mode) && !S_ISLNK(ir->mode)) {
+		/* devices, fifos, sockets: i_addr holds the device number */
+	} else if (is_inline) {
 		for (int i = 0; i < F2_NIDS_PER_INODE; i++)
 			if (in->i_nid[i]) {
 				fix_problem(ctx, PR_INODE_INLINE,
