@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "f2/errors.h"
 #include "f2/fs.h"
+#include "f2/io.h"
 #include "common.h"
 
 int gc_parse_u64(const char *prog, const char *s, const char *what, uint64_t *out)
@@ -143,6 +144,41 @@ int gc_open_ro(const char *prog, const char *path, struct f2_fs **fs)
 		if (*fs)
 			f2_fs_close(*fs);
 		*fs = NULL;
+		return GC_EXIT_ERROR;
+	}
+	return 0;
+}
+
+int gc_open_rw(const char *prog, const char *path, struct f2_io **io, struct f2_fs **fs)
+{
+	struct f2_fs_opts o;
+	char where[4200];
+	int r;
+
+	*io = NULL;
+	*fs = NULL;
+	if (gc_device_busy(path, where, sizeof(where))) {
+		fprintf(stderr, "%s: %s is %s; clean it only when unmounted\n", prog, path, where);
+		return GC_EXIT_ERROR;
+	}
+	r = f2_io_open(path, F2_IO_RDWR, io);
+	if (r) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, f2_strerror(r));
+		*io = NULL;
+		return GC_EXIT_ERROR;
+	}
+	memset(&o, 0, sizeof(o));
+	o.warn = warn_cb;
+	o.warn_ctx = (void *)prog;
+	r = f2_fs_open_io(*io, &o, fs);
+	if (r) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path,
+			*fs && (*fs)->why[0] ? (*fs)->why : f2_strerror(r));
+		if (*fs)
+			f2_fs_close(*fs);
+		f2_io_close(*io);
+		*fs = NULL;
+		*io = NULL;
 		return GC_EXIT_ERROR;
 	}
 	return 0;

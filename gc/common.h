@@ -36,4 +36,9 @@ int gc_device_busy(const char *path, char *where, size_t len);
  * its checkpoint; 0 or GC_EXIT_ERROR. */
 int gc_open_ro(const char *prog, const char *path, struct f2_fs **fs);
 
+/* The same, read-write (the write log / fault backends of F2_IO_RECORD and
+ * F2_IO_FAULT apply); *io must be closed after f2_fs_close(*fs). */
+struct f2_io;
+int gc_open_rw(const char *prog, const char *path, struct f2_io **io, struct f2_fs **fs);
+
 #endif

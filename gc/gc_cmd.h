@@ -14,6 +14,7 @@ struct gc_cmd {
 	int verbose;		/* list every victim (text output) */
 	int progress;		/* -1 auto (stderr is a terminal), 0 off, 1 on */
 	int no_owners;		/* -n: skip the owner check of every block */
+	uint32_t cp_every;	/* sections between checkpoints of a real run */
 };
 
 void gc_usage(FILE *out);

@@ -2,9 +2,11 @@
 /*
  * gc_main.c - gc.f2fs: refuse a mounted device, read the SIT, plan the
  * victims for the target with the chosen policy, check the owner of every
- * valid block of the victims, and report (text or JSON).  Moving blocks
- * needs the write engine and is not implemented yet: without -n the tool
- * says so and exits 8.
+ * valid block of the victims, and report (text or JSON); without -n, move
+ * the victims' blocks through the write engine (lib/gc_move.c) with a
+ * checkpoint every --checkpoint-every sections and at the end, then report
+ * what the volume looks like after.  Zoned volumes are refused for moving
+ * (their sections would need zone resets).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,6 +15,8 @@
 #include "f2/errors.h"
 #include "f2/fs.h"
 #include "f2/gc.h"
+#include "f2/engine.h"
+#include "f2/io.h"
 #include "common.h"
 #include "gc_cmd.h"
 #include "gc_report.h"
@@ -119,13 +123,71 @@ static int scan_owners(struct f2_fs *fs, const struct f2_gc_map *m, const struct
 	return r;
 }
 
+/* The plan's "after" from the volume as it now is (a real run). */
+static void actual_after(const struct gc_cmd *c, const struct f2_gc_map *m2,
+			 struct f2_gc_plan *p)
+{
+	uint64_t used;
+
+	memset(p->hist_after, 0, sizeof(p->hist_after));
+	for (uint32_t s = 0; s < m2->nsecs; s++)
+		if (m2->secs[s].state != F2_GC_SEC_CURRENT)
+			p->hist_after[f2_gc_hist_bucket(m2->secs[s].valid, m2->blocks_per_sec)]++;
+	p->free_after = m2->count[F2_GC_SEC_FREE];
+	used = m2->nsecs - p->free_after;
+	if (c->target.free_secs || c->target.util_set)
+		p->reached = (!c->target.free_secs || p->free_after >= c->target.free_secs) &&
+			     (!c->target.util_set || !used ||
+			      m2->valid_blocks * 100 >= (uint64_t)c->target.util_pct * used *
+							 m2->blocks_per_sec);
+}
+
+/* Move the victims; 0 or GC_EXIT_ERROR (reported). */
+static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, const struct f2_gc_plan *p,
+		     struct f2_gc_move_stats *ms)
+{
+	struct f2_wfs *w = NULL;
+	int r = f2_wfs_open(fs, NULL, &w);
+	uint32_t i = 0;
+
+	memset(ms, 0, sizeof(*ms));
+	if (r) {
+		fprintf(stderr, "gc.f2fs: %s: opening the write engine: %s\n", c->device,
+			w ? f2_wfs_why(w) : fs->why[0] ? fs->why : f2_strerror(r));
+		f2_wfs_close(w);
+		return GC_EXIT_ERROR;
+	}
+	for (; !r && i < p->nvictims; i++) {
+		if (c->progress)
+			fprintf(stderr, "\rgc.f2fs: cleaning section %u of %u", i + 1, p->nvictims);
+		r = f2_gc_move_section(w, p->v[i].secno, ms);
+		if (!r && (i + 1) % c->cp_every == 0 && i + 1 < p->nvictims)
+			r = f2_wfs_checkpoint(w);
+	}
+	if (!r)
+		r = f2_wfs_checkpoint(w);
+	if (c->progress && p->nvictims)
+		fputc('\n', stderr);
+	if (r) {
+		fprintf(stderr, "gc.f2fs: %s: cleaning section %u: %s; the volume keeps its last "
+			"checkpoint\n", c->device, i ? p->v[i - 1].secno : 0,
+			f2_wfs_why(w)[0] ? f2_wfs_why(w) : f2_strerror(r));
+		f2_wfs_close(w);
+		return GC_EXIT_ERROR;
+	}
+	f2_wfs_close(w);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct gc_cmd c;
 	struct f2_fs *fs = NULL;
-	struct f2_gc_map m;
+	struct f2_io *io = NULL;
+	struct f2_gc_map m, m2;
 	struct f2_gc_plan p;
 	struct gc_owner_stats st;
+	struct f2_gc_move_stats ms;
 	int r, rc;
 
 	r = gc_parse(argc, argv, &c);
@@ -133,36 +195,62 @@ int main(int argc, char **argv)
 		return r > 0 ? GC_EXIT_OK : GC_EXIT_USAGE;
 	if (c.progress < 0)
 		c.progress = isatty(STDERR_FILENO) && !c.json;
-	rc = gc_open_ro("gc.f2fs", c.device, &fs);
+	rc = c.dry_run ? gc_open_ro("gc.f2fs", c.device, &fs) :
+			 gc_open_rw("gc.f2fs", c.device, &io, &fs);
 	if (rc)
 		return rc;
-	if (!c.dry_run) {
-		fprintf(stderr, "gc.f2fs: not implemented yet: moving blocks needs the write engine "
-			"(use -n to see what cleaning would do)\n");
-		f2_fs_close(fs);
-		return GC_EXIT_ERROR;
+	if (!c.dry_run && (fs->features & F2_FEAT_BLKZONED)) {
+		fprintf(stderr, "gc.f2fs: %s: not implemented yet for zoned volumes (cleaned "
+			"sections need zone resets); use -n\n", c.device);
+		rc = GC_EXIT_ERROR;
+		goto out_fs;
 	}
 	r = f2_gc_map_build(fs, &m);
 	if (r) {
 		fprintf(stderr, "gc.f2fs: %s: reading the SIT: %s\n", c.device,
 			fs->why[0] ? fs->why : f2_strerror(r));
-		f2_fs_close(fs);
-		return GC_EXIT_ERROR;
+		rc = GC_EXIT_ERROR;
+		goto out_fs;
 	}
 	r = f2_gc_plan(&m, &c.target, &p);
 	if (r) {
 		fprintf(stderr, "gc.f2fs: planning: %s\n", f2_strerror(r));
-		f2_gc_map_free(&m);
-		f2_fs_close(fs);
-		return GC_EXIT_ERROR;
+		rc = GC_EXIT_ERROR;
+		goto out_map;
 	}
 	memset(&st, 0, sizeof(st));
-	if (!c.no_owners) {
+	if (c.dry_run && !c.no_owners) {
 		r = scan_owners(fs, &m, &p, c.progress, &st);
 		if (r) {
 			fprintf(stderr, "gc.f2fs: %s: checking owners: %s\n", c.device,
 				fs->why[0] ? fs->why : f2_strerror(r));
 			rc = GC_EXIT_ERROR;
+		}
+	}
+	if (!rc && !c.dry_run && p.nvictims) {
+		rc = run_moves(&c, fs, &p, &ms);
+		f2_fs_close(fs);
+		f2_io_close(io);
+		fs = NULL;
+		io = NULL;
+		if (!rc)
+			rc = gc_open_ro("gc.f2fs", c.device, &fs);
+		if (!rc) {
+			r = f2_gc_map_build(fs, &m2);
+			if (r) {
+				fprintf(stderr, "gc.f2fs: %s: reading the SIT after cleaning: %s\n",
+					c.device, fs->why[0] ? fs->why : f2_strerror(r));
+				rc = GC_EXIT_ERROR;
+			} else {
+				actual_after(&c, &m2, &p);
+				f2_gc_map_free(&m2);
+				st.done = 1;
+				st.alive_data = ms.data_moved;
+				st.alive_node = ms.node_moved;
+				st.stale = ms.skipped;
+				st.nodes_updated = ms.nodes_dirtied > ms.node_moved ?
+						   ms.nodes_dirtied - ms.node_moved : 0;
+			}
 		}
 	}
 	if (!rc) {
@@ -174,7 +262,11 @@ int main(int argc, char **argv)
 			rc = GC_EXIT_TARGET;
 	}
 	f2_gc_plan_free(&p);
+out_map:
 	f2_gc_map_free(&m);
+out_fs:
 	f2_fs_close(fs);
+	if (io)
+		f2_io_close(io);
 	return rc;
 }

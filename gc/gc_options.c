@@ -23,6 +23,7 @@ void gc_usage(FILE *out)
 "  -n, --dry-run             report victims, blocks to move, write amplification\n"
 "                            and the section histogram; write nothing\n"
 "      --no-owner-check      with -n: skip reading the owner of every block\n"
+"  -c, --checkpoint-every N  commit a checkpoint after every N sections (32)\n"
 "  -j, --json                the report as one JSON object on stdout\n"
 "  -v, --verbose             list every victim (text report)\n"
 "      --progress            progress on stderr (default: when it is a terminal)\n"
@@ -35,6 +36,7 @@ void gc_usage(FILE *out)
 int gc_parse(int argc, char **argv, struct gc_cmd *c)
 {
 	enum { O_PROGRESS = 256, O_NO_PROGRESS, O_NO_OWNERS };
+	int cp_set = 0;
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "target-free", required_argument, NULL, 't' },
@@ -42,6 +44,7 @@ int gc_parse(int argc, char **argv, struct gc_cmd *c)
 		{ "max-sections", required_argument, NULL, 'm' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "no-owner-check", no_argument, NULL, O_NO_OWNERS },
+		{ "checkpoint-every", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "progress", no_argument, NULL, O_PROGRESS },
@@ -54,9 +57,10 @@ int gc_parse(int argc, char **argv, struct gc_cmd *c)
 
 	memset(c, 0, sizeof(*c));
 	c->progress = -1;
+	c->cp_every = 32;
 	c->target.policy = F2_GC_GREEDY;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":p:t:u:m:njvVh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":p:t:u:m:c:njvVh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'p':
 			if (!strcmp(optarg, "greedy")) {
@@ -89,6 +93,11 @@ int gc_parse(int argc, char **argv, struct gc_cmd *c)
 			if (gc_parse_u32("gc.f2fs", optarg, "number of sections", 1,
 					 &c->target.max_secs))
 				return -1;
+			break;
+		case 'c':
+			if (gc_parse_u32("gc.f2fs", optarg, "checkpoint interval", 1, &c->cp_every))
+				return -1;
+			cp_set = 1;
 			break;
 		case 'n':
 			c->dry_run = 1;
@@ -135,6 +144,10 @@ int gc_parse(int argc, char **argv, struct gc_cmd *c)
 	c->device = argv[optind++];
 	if (optind < argc) {
 		fprintf(stderr, "gc.f2fs: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	if (cp_set && c->dry_run) {
+		fprintf(stderr, "gc.f2fs: --checkpoint-every does not go with -n\n");
 		return -1;
 	}
 	if (c->no_owners && !c->dry_run) {

@@ -103,7 +103,8 @@ void gc_report_text(FILE *out, const struct gc_cmd *c, const struct f2_fs *fs,
 		if (st->bad)
 			fprintf(out, "  first bad: %s\n", st->first_bad);
 	}
-	fprintf(out, "predicted: %u sections cleaned, %llu blocks moved", p->nvictims,
+	fprintf(out, "%s: %u sections cleaned, %llu blocks moved",
+		c->dry_run ? "predicted" : "result", p->nvictims,
 		(unsigned long long)n.moved);
 	if (st->done)
 		fprintf(out, ", %llu owner nodes rewritten", (unsigned long long)st->nodes_updated);
@@ -115,7 +116,8 @@ void gc_report_text(FILE *out, const struct gc_cmd *c, const struct f2_fs *fs,
 		fprintf(out, "%.3f\n", n.wa);
 	fprintf(out, "  free sections %u -> %u (%s)\n", p->free_before, p->free_after,
 		p->reached ? "target reached" : "target not reachable");
-	fprintf(out, "section utilisation (sections without a current segment):\n  %-6s %8s %8s\n", "", "before", "after");
+	fprintf(out, "section utilisation (sections without a current segment):\n  %-6s %8s %8s\n",
+		"", "before", c->dry_run ? "after" : "now");
 	for (unsigned b = 0; b < F2_GC_HIST; b++)
 		fprintf(out, "  %-6s %8u %8u\n", bucket_name[b], p->hist_before[b], p->hist_after[b]);
 }
@@ -174,10 +176,12 @@ void gc_report_json(FILE *out, const struct gc_cmd *c, const struct f2_fs *fs,
 	} else {
 		fprintf(out, "null");
 	}
-	fprintf(out, ",\"predicted\":{\"sections_cleaned\":%u,\"blocks_moved\":%llu,"
+	fprintf(out, ",\"%s\":{\"sections_cleaned\":%u,", c->dry_run ? "predicted" : "result",
+		p->nvictims);
+	fprintf(out, "\"blocks_moved\":%llu,"
 		"\"sit_valid_blocks\":%llu,\"sit_node_blocks\":%llu,\"blocks_written\":%llu,"
 		"\"blocks_reclaimed\":%llu,\"write_amplification\":",
-		p->nvictims, (unsigned long long)n.moved, (unsigned long long)p->blocks_moved,
+		(unsigned long long)n.moved, (unsigned long long)p->blocks_moved,
 		(unsigned long long)p->node_blocks_moved, (unsigned long long)n.written,
 		(unsigned long long)n.reclaimed);
 	if (n.wa < 0)

@@ -166,4 +166,27 @@ int f2_gc_owner_check(struct f2_fs *fs, uint64_t blkaddr, const struct f2_summar
 int f2_gc_section_blocks(struct f2_fs *fs, const struct f2_gc_map *m, uint32_t secno,
 			 int (*fn)(void *ctx, const struct f2_gc_block *b), void *ctx);
 
+/* ---- moving (through the write engine, f2/engine.h) ---------------------- */
+struct f2_wfs;
+
+struct f2_gc_move_stats {
+	uint64_t data_moved;	/* data blocks copied to the cold data log */
+	uint64_t node_moved;	/* node blocks marked for rewriting */
+	uint64_t nodes_dirtied;	/* node writes caused (moved nodes and owners
+				 * of moved data, each time one turns dirty) */
+	uint64_t skipped;	/* valid in the SIT but the owner disagrees */
+};
+
+/*
+ * Move every valid block of section secno whose owner points at it:
+ * a data block is copied to a new block of the cold data log, its owner's
+ * address slot and the SIT/SSA updated (the owner node turns dirty); a node
+ * block is marked dirty, so the engine's write-back puts it in its node log
+ * and updates the NAT.  The section must not hold a current segment of w.
+ * Nothing is committed until f2_wfs_checkpoint(); until then the old
+ * blocks stay where they were (the engine never reuses a segment before a
+ * checkpoint frees it).  st accumulates.
+ */
+int f2_gc_move_section(struct f2_wfs *w, uint32_t secno, struct f2_gc_move_stats *st);
+
 #endif /* F2_GC_H */

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * gc_move.c - moving the valid blocks of a victim section through the
+ * write engine (engine_int.h): data blocks to the cold data log with
+ * their owner's address slot updated, node blocks rewritten by the
+ * engine's write-back (new address in the NAT), an inode's extent hint
+ * dropped when it covers a moved block.  The owner checks are
+ * those of gc_owner.c, made against the engine's view (uncommitted
+ * changes included), since blocks already moved in this run have new
+ * owners' contents in the engine's caches.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "f2/bitmap.h"
+#include "f2/errors.h"
+#include "f2/gc.h"
+#include "f2/io.h"
+#include "engine_int.h"
+
+static void mark_dirty(struct ew_blk *b, struct f2_gc_move_stats *st)
+{
+	if (!b->dirty)
+		st->nodes_dirtied++;
+	b->dirty = 1;
+}
+
+static int move_node(struct f2_wfs *w, uint32_t blkaddr, const struct f2_summary *e,
+		     struct f2_gc_move_stats *st)
+{
+	uint32_t nid = f2_le32(e->nid);
+	struct ew_nat *ne;
+	struct ew_blk *b;
+	int err;
+
+	if (!nid || nid >= w->fs->max_nid) {
+		st->skipped++;
+		return 0;
+	}
+	err = ew_nat_get(w, nid, &ne);
+	if (err)
+		return err;
+	if (ne->blkaddr != blkaddr) {	/* an older copy of the node */
+		st->skipped++;
+		return 0;
+	}
+	err = ew_node_get(w, nid, 0, &b);
+	if (err)
+		return err;
+	mark_dirty(b, st);
+	st->node_moved++;
+	return 0;
+}
+
+/* The inode's largest-extent hint must not name a block that moved away:
+ * drop it (length 0 means no extent) when blkaddr is inside it. */
+static int drop_extent(struct f2_wfs *w, uint32_t ino, uint32_t blkaddr,
+		       struct f2_gc_move_stats *st)
+{
+	struct ew_blk *ib;
+	struct f2_extent *x;
+	uint32_t blk, len;
+	int err = ew_inode_get(w, ino, &ib);
+
+	if (err)
+		return err;
+	x = &ew_node(ib)->i.i_ext;
+	blk = f2_le32(x->blk);
+	len = f2_le32(x->len);
+	if (len && blkaddr >= blk && blkaddr - blk < len) {
+		f2_set_le32(x->fofs, 0);
+		f2_set_le32(x->blk, 0);
+		f2_set_le32(x->len, 0);
+		mark_dirty(ib, st);
+	}
+	return 0;
+}
+
+static int move_data(struct f2_wfs *w, uint32_t blkaddr, const struct f2_summary *e,
+		     uint8_t *buf, struct f2_gc_move_stats *st)
+{
+	uint32_t nid = f2_le32(e->nid), ofs = f2_le16(e->ofs_in_node), naddr;
+	struct ew_nat *ne;
+	struct ew_blk *ob;
+	struct f2_node *n;
+	le32 *slot;
+	int err;
+
+	if (!nid || nid >= w->fs->max_nid) {
+		st->skipped++;
+		return 0;
+	}
+	err = ew_nat_get(w, nid, &ne);
+	if (err)
+		return err;
+	if (ne->version != e->version || !ne->blkaddr) {
+		st->skipped++;
+		return 0;
+	}
+	err = ew_node_get(w, nid, 0, &ob);
+	if (err)
+		return err;
+	n = ew_node(ob);
+	if (f2_node_ofs(n) == 0 && f2_le32(n->footer.ino) == nid) {
+		struct ew_ilayout l;
+
+		ew_inode_layout(n, w->fs->features, &l);
+		if (ofs >= l.addrs || (n->i.i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY))) {
+			st->skipped++;
+			return 0;
+		}
+		slot = EW_IADDR(n, l.extra + ofs);
+	} else {
+		if (ofs >= F2_ADDRS_PER_BLOCK) {
+			st->skipped++;
+			return 0;
+		}
+		slot = EW_NADDR(n, ofs);
+	}
+	if (f2_le32(*slot) != blkaddr) {
+		st->skipped++;
+		return 0;
+	}
+	err = f2_fs_read_block(w->fs, blkaddr, buf);
+	if (err)
+		return ew_fail(w, err, "block %u (nid %u slot %u): %s", blkaddr, nid, ofs,
+			       w->fs->why);
+	err = ew_invalidate(w, blkaddr);
+	if (!err)
+		err = ew_alloc_block(w, F2_CURSEG_COLD_DATA, nid, (uint16_t)ofs, e->version, &naddr);
+	if (err)
+		return err;
+	err = f2_io_write_block(w->fs->io, naddr, buf);
+	if (err)
+		return ew_fail(w, err, "block %u moved to %u: write failed", blkaddr, naddr);
+	f2_set_le32(*slot, naddr);
+	mark_dirty(ob, st);
+	st->data_moved++;
+	return drop_extent(w, f2_le32(n->footer.ino), blkaddr, st);
+}
+
+int f2_gc_move_section(struct f2_wfs *w, uint32_t secno, struct f2_gc_move_stats *st)
+{
+	struct f2_fs *fs = w->fs;
+	struct f2_summary_block *sum;
+	uint8_t *buf, map[F2_SIT_VBLOCK_MAP_SIZE];
+	int err = 0;
+
+	if (!w->segs_per_sec || secno >= fs->main_segs / w->segs_per_sec)
+		return ew_fail(w, F2_ERANGE, "section %u beyond the main area", secno);
+	sum = malloc(sizeof(*sum));
+	buf = malloc(F2_BLKSIZE);
+	if (!sum || !buf) {
+		free(sum);
+		free(buf);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; !err && i < w->segs_per_sec; i++) {
+		uint32_t segno = secno * w->segs_per_sec + i;
+		struct ew_sit *e;
+		int is_node;
+
+		for (int t = 0; t < F2_NR_CURSEG; t++)
+			if (w->cur[t].segno == segno)
+				err = ew_fail(w, F2_EBADOPT, "segment %u is current (log %d): not a victim",
+					      segno, t);
+		if (!err)
+			err = ew_sit_entry(w, segno, &e);
+		if (err || !e->vblocks)
+			continue;
+		memcpy(map, e->map, sizeof(map));	/* moving changes e->map */
+		err = f2_fs_read_block(fs, (uint64_t)fs->ssa_blkaddr + segno, sum);
+		if (err) {
+			err = ew_fail(w, err, "segment %u: summary: %s", segno, fs->why);
+			break;
+		}
+		is_node = sum->footer.entry_type == F2_SUM_TYPE_NODE;
+		for (uint32_t off = 0; !err && off < F2_BLKS_PER_SEG; off++) {
+			uint32_t blkaddr = (uint32_t)f2_fs_seg_start(fs, segno) + off;
+
+			if (!f2_test_bit_msb(map, off))
+				continue;
+			err = is_node ? move_node(w, blkaddr, &sum->entries[off], st) :
+					move_data(w, blkaddr, &sum->entries[off], buf, st);
+		}
+	}
+	free(sum);
+	free(buf);
+	if (!err)
+		err = ew_maybe_writeback(w);
+	return err;
+}
