@@ -326,6 +326,14 @@ int f2_sb_verify(const struct f2_super *sb, uint64_t dev_blocks,
 	return 0;
 }
 
+/*
+ * A 4 KiB write can tear: a copy cut after its first sectors would carry
+ * a good magic over a half-written superblock (features and checksum
+ * still zero), which readers would take.  So each copy goes down in two
+ * steps: the block with the magic cleared, a flush, then the one 512-byte
+ * sector holding the magic (sector writes are atomic).  Copy 0 is
+ * complete before copy 1 is touched.
+ */
 int f2_sb_write(struct f2_io *io, const struct f2_super *sb)
 {
 	uint8_t blk[F2_BLKSIZE] = { 0 };
@@ -333,7 +341,15 @@ int f2_sb_write(struct f2_io *io, const struct f2_super *sb)
 
 	memcpy(blk + F2_SUPER_OFFSET, sb, sizeof(*sb));
 	for (int i = 0; i < 2; i++) {
-		err = f2_io_write_block(io, (uint64_t)i, blk);
+		uint64_t at = (uint64_t)i * F2_BLKSIZE;
+
+		memset(blk + F2_SUPER_OFFSET, 0, sizeof(sb->magic));
+		err = f2_io_write(io, at, blk, F2_BLKSIZE);
+		if (!err)
+			err = f2_io_flush(io);
+		memcpy(blk + F2_SUPER_OFFSET, sb, sizeof(sb->magic));
+		if (!err)
+			err = f2_io_write(io, at + F2_SUPER_OFFSET, blk + F2_SUPER_OFFSET, 512);
 		if (err)
 			return err;
 	}
