@@ -1,0 +1,207 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/lib/powercut.bash - power-cut testing of any writer, without root:
+# run it once over the recording I/O backend, then rebuild the device as
+# it would be after a power cut at every point of its write log and judge
+# each state.
+#
+# Load with:   load ../lib/common; load ../lib/powercut
+#
+#   powercut_run START_IMAGE CHECK_FN -- WRITER ARGS...
+#
+# 1. START_IMAGE is copied (sparse) to the device; the word @IMG in ARGS
+#    stands for that copy.  WRITER ARGS runs once with F2_IO_RECORD set,
+#    so every write, zero, discard and flush it makes through f2_io_open()
+#    is logged (lib/io/record.c); it must exit 0.  The device afterwards
+#    is kept as $POWERCUT_FINAL.
+# 2. With N records in the log (f2replay count), the prefixes checked are
+#    every one of 0..N when N <= POWERCUT_ALL (300), else a deterministic
+#    sample of at least POWERCUT_SAMPLE (200): 0..10, N-10..N, every
+#    flush and the record before it, and evenly spaced ones in between.
+#    For every checked prefix K < N whose next record is a write longer
+#    than T, the torn write of its first T bytes is checked too, for each
+#    T in POWERCUT_TORN ("512 2048": a partial sector, a partial block).
+# 3. Each state is made by replaying the prefix (f2replay apply LOG IMG K
+#    [T]) onto a fresh sparse copy of START_IMAGE, then
+#        CHECK_FN IMAGE K T
+#    is called (T is 0 when the last write is whole).  CHECK_FN returns 0
+#    when the state is acceptable; what it prints is shown for failures.
+#    It must not assume it may keep IMAGE (it is deleted afterwards).
+# 4. powercut_run prints a line per failing state ("prefix K torn T: ..."
+#    with the check's output, the first POWERCUT_SHOW (5) in full) and a
+#    summary line; it returns 1 if any state failed or the writer did.
+#    It leaves POWERCUT_RECORDS (N), POWERCUT_CHECKED (states checked)
+#    and POWERCUT_FAILED set for the caller's own assertions.
+#
+# Variables CHECK_FN can use: POWERCUT_DIR (scratch), POWERCUT_START (the
+# pristine start image), POWERCUT_FINAL, POWERCUT_LOG, POWERCUT_LIST (the
+# log as f2replay list prints it: "index op off len" a line).
+#
+# Oracles provided here:
+#   powercut_summary IMG          what the read path sees (tests/crash/
+#                                 f2walk): prints the summary, returns 0
+#                                 walked, 3 refused at open, 4 damaged
+#   powercut_check_committed IMG K T
+#                                 the stock check for writers that commit
+#                                 through checkpoints: the volume opens,
+#                                 walks without damage, and shows exactly
+#                                 the tree of the last commit point at or
+#                                 before K, or of the next one (the commit
+#                                 may be under way); commit points are 0,
+#                                 N, and every prefix that ends with a
+#                                 flush.  With POWERCUT_FSCK set to a
+#                                 command (e.g. "$FSCK -n"), that command
+#                                 must also exit 0 on IMG.
+#
+# How the writers plug in (tests/crash/<writer>.bats, one start image
+# each, made by our mkfs and populated beforehand where that matters):
+#   mkfs       tests/crash/mkfs.bats: powercut_run OLD check_mkfs --
+#              "$MKFS" -f @IMG; a state must be the old volume intact,
+#              refused at open, or the complete new volume.
+#   populate   powercut_run IMG powercut_check_committed -- "$POPULATE"
+#              <its arguments with @IMG>: every file there before, or
+#              written and committed by a checkpoint, has its content.
+#   fsck -y    powercut_run DAMAGED check_fsck -- "$FSCK" -y @IMG: every
+#              state opens, and `$FSCK -n` on it finds either the original
+#              problems or none (fsck sets its "needs checking" flag before
+#              the first repair write).
+#   roll-forward, gc, defrag   as populate: powercut_check_committed with
+#              POWERCUT_FSCK="$FSCK -n".
+# A writer that does not take the device path as an argument can be
+# wrapped in a small function that finds it in its own arguments.
+
+F2REPLAY=${F2REPLAY:-$F2_BUILD/tests/tools/f2replay}
+F2WALK=${F2WALK:-$F2_BUILD/tests/crash/f2walk}
+POWERCUT_ALL=${POWERCUT_ALL:-300}
+POWERCUT_SAMPLE=${POWERCUT_SAMPLE:-200}
+POWERCUT_TORN=${POWERCUT_TORN:-512 2048}
+POWERCUT_SHOW=${POWERCUT_SHOW:-5}
+
+powercut_summary() {
+	"$F2WALK" "$1"
+}
+
+# The prefixes to check: all, or the sample described above (one a line).
+powercut_prefixes() {
+	local n=$1
+	if [ "$n" -le "$POWERCUT_ALL" ]; then
+		seq 0 "$n"
+		return
+	fi
+	{
+		seq 0 10
+		seq $((n - 10)) "$n"
+		awk '$2 == "flush" { print $1 - 1; print $1 }' "$POWERCUT_LIST"
+		awk -v n="$n" -v k="$POWERCUT_SAMPLE" 'BEGIN {
+			for (i = 0; i <= k; i++) printf "%d\n", int(i * n / k) }'
+	} | awk -v n="$n" '$1 >= 0 && $1 <= n' | sort -n -u
+}
+
+# powercut_state K T OUT: the device after prefix K (and T bytes of K+1)
+powercut_state() {
+	local k=$1 t=$2 out=$3
+	rm -f "$out"
+	cp --sparse=always "$POWERCUT_START" "$out" || return 1
+	if [ "$t" -gt 0 ]; then
+		"$F2REPLAY" apply "$POWERCUT_LOG" "$out" "$k" "$t" >/dev/null
+	else
+		"$F2REPLAY" apply "$POWERCUT_LOG" "$out" "$k" >/dev/null
+	fi
+}
+
+powercut_run() {
+	local start=$1 check=$2 n k t len op arg out rc=0 shown=0
+	local -a cmd=()
+	shift 2
+	[ "${1:-}" = -- ] || { echo "powercut_run: usage: START CHECK_FN -- WRITER ARGS..." >&2; return 2; }
+	shift
+	require_prog "$F2REPLAY" "$F2WALK" || return 1
+	POWERCUT_DIR=$(f2_tmp)/powercut.$$.$RANDOM
+	mkdir -p "$POWERCUT_DIR"
+	POWERCUT_START=$POWERCUT_DIR/start
+	POWERCUT_FINAL=$POWERCUT_DIR/final
+	POWERCUT_LOG=$POWERCUT_DIR/log
+	POWERCUT_LIST=$POWERCUT_DIR/list
+	POWERCUT_RECORDS=0 POWERCUT_CHECKED=0 POWERCUT_FAILED=0
+	cp --sparse=always "$start" "$POWERCUT_START" || return 1
+	cp --sparse=always "$start" "$POWERCUT_FINAL" || return 1
+	for arg in "$@"; do
+		[ "$arg" = @IMG ] && arg=$POWERCUT_FINAL
+		cmd+=("$arg")
+	done
+	if ! F2_IO_RECORD=$POWERCUT_LOG "${cmd[@]}" </dev/null >"$POWERCUT_DIR/writer.out" 2>&1; then
+		echo "powercut: the writer failed: ${cmd[*]}" >&2
+		cat "$POWERCUT_DIR/writer.out" >&2
+		return 1
+	fi
+	n=$("$F2REPLAY" count "$POWERCUT_LOG") || return 1
+	"$F2REPLAY" list "$POWERCUT_LOG" >"$POWERCUT_LIST" || return 1
+	POWERCUT_RECORDS=$n
+	if [ "$n" -eq 0 ]; then
+		echo "powercut: the writer wrote nothing through the I/O layer (is F2_IO_RECORD honoured?)" >&2
+		return 1
+	fi
+	out=$POWERCUT_DIR/state
+	while read -r k; do
+		for t in 0 $POWERCUT_TORN; do
+			if [ "$t" -gt 0 ]; then
+				[ "$k" -lt "$n" ] || continue
+				read -r op len < <(awk -v i=$((k + 1)) '$1 == i { print $2, $4 }' "$POWERCUT_LIST")
+				[ "$op" = write ] && [ "$len" -gt "$t" ] || continue
+			fi
+			powercut_state "$k" "$t" "$out" </dev/null || { echo "powercut: cannot replay prefix $k torn $t" >&2; return 1; }
+			POWERCUT_CHECKED=$((POWERCUT_CHECKED + 1))
+			if ! "$check" "$out" "$k" "$t" </dev/null >"$POWERCUT_DIR/check.out" 2>&1; then
+				POWERCUT_FAILED=$((POWERCUT_FAILED + 1))
+				rc=1
+				if [ $shown -lt "$POWERCUT_SHOW" ]; then
+					echo "prefix $k torn $t: FAILED:"
+					sed 's/^/    /' "$POWERCUT_DIR/check.out" | head -n 40
+					shown=$((shown + 1))
+				else
+					echo "prefix $k torn $t: FAILED"
+				fi
+			fi
+		done
+	done < <(powercut_prefixes "$n")
+	rm -f "$out"
+	echo "powercut: $n records, $POWERCUT_CHECKED states checked, $POWERCUT_FAILED failed"
+	return $rc
+}
+
+# ---- the stock check for checkpointing writers ------------------------------
+
+# The summary at commit point K, computed once per run.
+powercut_commit_summary() {
+	local k=$1 f=$POWERCUT_DIR/commit.$1
+	if [ ! -f "$f" ]; then
+		powercut_state "$k" 0 "$POWERCUT_DIR/commit.img" || return 1
+		powercut_summary "$POWERCUT_DIR/commit.img" >"$f.tmp" 2>&1 || true
+		rm -f "$POWERCUT_DIR/commit.img"
+		mv "$f.tmp" "$f"
+	fi
+	cat "$f"
+}
+
+powercut_check_committed() {
+	local img=$1 k=$2 t=$3 got status=0 prev next
+	got=$(powercut_summary "$img" 2>&1) || status=$?
+	if [ $status -ne 0 ]; then
+		echo "the read path does not take the volume (f2walk exit $status):"
+		echo "$got"
+		return 1
+	fi
+	if [ -n "${POWERCUT_FSCK:-}" ] && ! $POWERCUT_FSCK "$img"; then
+		echo "$POWERCUT_FSCK finds the volume inconsistent"
+		return 1
+	fi
+	# commit points around K: the last flush at or before record K, the
+	# first flush after it (or the end of the log)
+	prev=$(awk -v k="$k" '$2 == "flush" && $1 <= k { p = $1 } END { print p + 0 }' "$POWERCUT_LIST")
+	next=$(awk -v k="$k" -v n="$POWERCUT_RECORDS" '$2 == "flush" && $1 > k { print $1; f = 1; exit }
+		END { if (!f) print n }' "$POWERCUT_LIST")
+	[ "$got" = "$(powercut_commit_summary "$prev")" ] && return 0
+	[ "$got" = "$(powercut_commit_summary "$next")" ] && return 0
+	echo "the tree is neither that of commit point $prev nor of $next; diff against $prev:"
+	diff <(powercut_commit_summary "$prev") <(echo "$got") | head -n 20
+	return 1
+}
