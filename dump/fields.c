@@ -201,6 +201,17 @@ static const struct { uint32_t bit; const char *name; } cp_flag_names[] = {
 	{ F2_CP_UMOUNT, "unmount" },
 };
 
+static int print_orphan(void *ctx, uint32_t ino)
+{
+	struct out *o = ctx;
+
+	if (o->json)
+		out_u64(o, NULL, ino);
+	else
+		out_u64(o, "orphan_ino", ino);
+	return 0;
+}
+
 void print_cp(struct out *o, struct f2_fs *fs)
 {
 	char name[64], flags[256] = "";
@@ -228,6 +239,11 @@ void print_cp(struct out *o, struct f2_fs *fs)
 	}
 	out_u64(o, "nat_journal_entries", fs->nat_journal_n);
 	out_u64(o, "sit_journal_entries", fs->sit_journal_n);
+	out_u64(o, "orphan_blocks", fs->orphan_blocks);
+	out_arr_begin(o, "orphans");
+	if (f2_cp_orphans(fs, print_orphan, o))
+		fprintf(stderr, "dump.f2fs: %s\n", fs->why);
+	out_arr_end(o);
 	out_obj_end(o);
 }
 

@@ -228,3 +228,15 @@ extract() {
 		[ -z "$(ls -A "$BATS_FILE_TMPDIR/victim")" ]
 	done
 }
+
+@test "hostile: an inode marked encrypted is reported and skipped, the rest extracted" {
+	local a
+	a=$(json "$IMG" '.inode.blkaddr' --stat /f4k)
+	patch_bytes "$IMG" $((a * 4096 + 2)) 04
+	[ "$(json "$IMG" '.inode.encrypted' --stat /f4k)" = 1 ]
+	extract
+	[ "$status" -eq 1 ]
+	echo "$output" | grep -q "f4k: encrypted file: skipped"
+	[ ! -e "$BOX/out/f4k" ]
+	[ -f "$BOX/out/inline.txt" ]
+}
