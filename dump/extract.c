@@ -593,10 +593,19 @@ void dump_extract(struct dump_ctx *d, const struct extract_opts *eo)
 		de.name[de.name_len] = 0;
 		extract_entry(&x, x.rootfd, "", &de, 0);
 	}
-	if (!d->o->json)
+	if (d->o->json) {
+		out_obj_begin(d->o, "extract", NULL);
+		out_u64(d->o, "files", x.files);
+		out_u64(d->o, "directories", x.dirs);
+		out_u64(d->o, "bytes", x.bytes);
+		out_u64(d->o, "errors", d->errors);
+		out_u64(d->o, "warnings", d->warnings);
+		out_obj_end(d->o);
+	} else {
 		fprintf(stderr, "%s: extracted %" PRIu64 " files, %" PRIu64 " directories, %"
 			PRIu64 " bytes; %u errors, %u warnings\n", d->prog, x.files, x.dirs,
 			x.bytes, d->errors, d->warnings);
+	}
 out:
 	if (x.rootfd >= 0)
 		close(x.rootfd);
