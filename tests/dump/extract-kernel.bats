@@ -88,3 +88,15 @@ check_big_files() {
 		[ "$status" -eq 0 ]
 	done
 }
+
+@test "extract-kernel: superblock, checkpoint, NAT, SIT and SSA of every fixture equal the reference dump's" {
+	require_prog "$REF_DUMP"
+	local n
+	for n in $(fixtures_names); do
+		echo "== $n"
+		compare_sb_cp "$F2_FIXTURES/$n.img"
+		compare_nat "$F2_FIXTURES/$n.img" 3
+		compare_sit "$F2_FIXTURES/$n.img"
+		compare_ssa "$F2_FIXTURES/$n.img" 10
+	done
+}

@@ -105,3 +105,66 @@ tree_xattrs() {
 		   if (v == "\"\"") v = "";
 		   printf "%s\t%s\t%s\n", f, substr($0, 1, i - 1), v }' | LC_ALL=C sort
 }
+
+# compare_numbers OURS REF MIN: every name in both has the same value, and
+# at least MIN names were compared
+compare_numbers() {
+	local ours=$1 ref=$2 min=$3 n
+	LC_ALL=C join -t= <(LC_ALL=C sort -t= -k1,1 -u "$ours") <(LC_ALL=C sort -t= -k1,1 -u "$ref") -o 0,1.2,2.2 \
+		>"$ours.joined"
+	n=$(wc -l <"$ours.joined")
+	awk -F= '$2 != $3 { print "differs: " $1 " ours " $2 " reference " $3; bad = 1 }
+		 END { exit bad }' "$ours.joined" || return 1
+	echo "$n fields compared"
+	[ "$n" -ge "$min" ]
+}
+
+# compare_nat IMG MIN: our -n 0~-1 lines equal the reference's dump_nat
+# (at least MIN entries); run in a scratch directory (the reference writes
+# dump_nat, dump_sit, dump_ssa into the current directory)
+compare_nat() {
+	local img=$1 min=$2 t
+	t=$(mktemp -d "${BATS_TEST_TMPDIR:-/tmp}/nat.XXXXXX")
+	(cd "$t" && "$REF_DUMP" -n 0~-1 "$img" >/dev/null 2>&1)
+	"$DUMP" -n 0~-1 "$img" | grep '^nid:' | sed 's/\tjournal$//' | tr -s ' \t' ' ' |
+		sed 's/: /:/g' >"$t/ours"
+	tr -s ' \t' ' ' <"$t/dump_nat" | sed 's/: /:/g' >"$t/ref"
+	wc -l "$t/ref" "$t/ours"
+	[ "$(wc -l <"$t/ref")" -ge "$min" ]
+	diff "$t/ref" "$t/ours"
+}
+
+compare_sit() {
+	local img=$1 t
+	t=$(mktemp -d "${BATS_TEST_TMPDIR:-/tmp}/sit.XXXXXX")
+	(cd "$t" && "$REF_DUMP" -s 0~-1 "$img" >/dev/null 2>&1)
+	"$DUMP" -s 0~-1 "$img" | sed -n '/^segment_type/,$p' | sed 's/\tjournal$//' |
+		tr -s ' \t\n' ' ' >"$t/ours"
+	tr -s ' \t\n' ' ' <"$t/dump_sit" >"$t/ref"
+	# the reference ends with a "valid_blocks:... valid_segs:..." line
+	sed -i 's/ valid_blocks:.*//' "$t/ref"
+	sed -i 's/ *$//' "$t/ref" "$t/ours"
+	[ -s "$t/ref" ]
+	cmp "$t/ref" "$t/ours" || { diff <(tr ' ' '\n' <"$t/ref") <(tr ' ' '\n' <"$t/ours") | head -20; false; }
+}
+
+compare_ssa() {
+	local img=$1 min=$2 t
+	t=$(mktemp -d "${BATS_TEST_TMPDIR:-/tmp}/ssa.XXXXXX")
+	(cd "$t" && "$REF_DUMP" -a 0~-1 "$img" >/dev/null 2>&1)
+	"$DUMP" -a 0~-1 "$img" | grep -E '^\[|^segno' | sed -E 's/,[0-9]+,[0-9]+\]/]/g' >"$t/ours"
+	grep -E '^\[|^segno' "$t/dump_ssa" >"$t/ref"
+	[ "$(grep -c '^segno' "$t/ref")" -ge "$min" ]
+	diff "$t/ref" "$t/ours" | head -20
+	cmp "$t/ref" "$t/ours"
+}
+
+# compare_sb_cp IMG: -d 1 superblock and checkpoint numbers equal the
+# reference's
+compare_sb_cp() {
+	local img=$1 t
+	t=$(mktemp -d "${BATS_TEST_TMPDIR:-/tmp}/sbcp.XXXXXX")
+	"$DUMP" -d 1 "$img" | text_numbers | grep -v '^orphan_ino=' >"$t/ours"
+	"$REF_DUMP" -d 1 "$img" 2>&1 | text_numbers >"$t/ref"
+	compare_numbers "$t/ours" "$t/ref" 45
+}
