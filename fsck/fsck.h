@@ -51,6 +51,9 @@ struct fsck_ctx {
 	/* counts from the walk */
 	uint64_t nodes_found, inodes_found, blocks_found;
 	uint64_t reserved_found;	/* of blocks_found: NEW_ADDR and cluster heads */
+	uint32_t free_segs_found;	/* from the SIT */
+	const char *no_repair;		/* set: fix_problem leaves fixes, saying why */
+	int cp_fallback;		/* the newest cp pack is damaged: an older one is used */
 
 	/* SSA block cache */
 	uint32_t ssa_segno[SSA_CACHE];
@@ -70,6 +73,13 @@ int pass_tree(struct fsck_ctx *ctx);
 int pass_nat_unreachable(struct fsck_ctx *ctx);
 int pass_sit_compare(struct fsck_ctx *ctx);
 int pass_counts(struct fsck_ctx *ctx);
+
+/* Checkpoint counters for repair_cp_counters() (repair_cp.c). */
+struct cp_counts {
+	uint64_t valid_blocks;
+	uint32_t valid_nodes, valid_inodes, free_segs;
+};
+int repair_cp_counters(struct fsck_ctx *ctx, const struct cp_counts *c);
 
 /* Shared helpers. */
 /* Block index in the main area, or -1 when blkaddr is outside. */

@@ -2,37 +2,77 @@
 /*
  * pass_counts.c - phase 8: the checkpoint's counters against what the
  * walk found: valid blocks (nodes, data, reserved NEW_ADDR blocks and
- * compressed cluster heads), valid nodes and valid inodes; and the SIT's
- * total against valid_block_count less those reserved blocks.  (Free
- * segments were compared when the SIT was loaded.)
+ * compressed cluster heads), valid nodes, valid inodes, free segments
+ * (from the SIT); and the SIT's total valid blocks against the blocks
+ * found less those reserved ones.
+ * Repair: when the counters are the only inconsistency found, a new
+ * checkpoint carrying the found values goes into the other pack
+ * (repair_cp.c); with other errors left, or when the newest pack was
+ * damaged and an older one is in use, the counters are not touched,
+ * since what was found is not yet what the file system holds.
  * Builds: nothing.
  */
+#include "f2/errors.h"
 #include "fsck.h"
 #include "problem.h"
 
 int pass_counts(struct fsck_ctx *ctx)
 {
 	const struct f2_checkpoint *cp = ctx->fs->cp;
-	uint64_t vb = f2_le64(cp->valid_block_count);
-	uint32_t vn = f2_le32(cp->valid_node_count), vi = f2_le32(cp->valid_inode_count);
+	struct cp_counts c = {
+		f2_le64(cp->valid_block_count), f2_le32(cp->valid_node_count),
+		f2_le32(cp->valid_inode_count), f2_le32(cp->free_segment_count),
+	};
+	int fix = 0, err;
 
-	if (vb != ctx->blocks_found)
-		fix_problem(ctx, PR_CNT_VALID_BLOCKS,
-			    "checkpoint: valid_block_count %llu, found %llu",
-			    (unsigned long long)vb, (unsigned long long)ctx->blocks_found);
-	/* reserved blocks (NEW_ADDR, compressed cluster heads) are counted
-	 * in valid_block_count but own no block in the SIT */
-	if (vb < ctx->reserved_found || vb - ctx->reserved_found != ctx->sit_total_valid)
+	if (ctx->sit_total_valid + ctx->reserved_found != ctx->blocks_found)
 		fix_problem(ctx, PR_CNT_SIT_TOTAL,
-			    "checkpoint: valid_block_count %llu less %llu reserved blocks found, "
-			    "the SIT counts %llu", (unsigned long long)vb,
-			    (unsigned long long)ctx->reserved_found,
-			    (unsigned long long)ctx->sit_total_valid);
-	if (vn != ctx->nodes_found)
-		fix_problem(ctx, PR_CNT_VALID_NODES, "checkpoint: valid_node_count %u, found %llu",
-			    vn, (unsigned long long)ctx->nodes_found);
-	if (vi != ctx->inodes_found)
-		fix_problem(ctx, PR_CNT_VALID_INODES, "checkpoint: valid_inode_count %u, found %llu",
-			    vi, (unsigned long long)ctx->inodes_found);
+			    "SIT: %llu valid blocks, found %llu (less %llu reserved)",
+			    (unsigned long long)ctx->sit_total_valid,
+			    (unsigned long long)(ctx->blocks_found - ctx->reserved_found),
+			    (unsigned long long)ctx->reserved_found);
+	if (ctx->errors_left)
+		ctx->no_repair = "other errors are left";
+	else if (ctx->cp_fallback)
+		ctx->no_repair = "the newest checkpoint is damaged: decide which pack to keep first";
+	if (c.valid_blocks != ctx->blocks_found &&
+	    fix_problem(ctx, PR_CNT_VALID_BLOCKS, "checkpoint: valid_block_count %llu, found %llu",
+			(unsigned long long)c.valid_blocks, (unsigned long long)ctx->blocks_found)) {
+		c.valid_blocks = ctx->blocks_found;
+		fix |= 1;
+	}
+	if (c.valid_nodes != ctx->nodes_found &&
+	    fix_problem(ctx, PR_CNT_VALID_NODES, "checkpoint: valid_node_count %u, found %llu",
+			c.valid_nodes, (unsigned long long)ctx->nodes_found)) {
+		c.valid_nodes = (uint32_t)ctx->nodes_found;
+		fix |= 2;
+	}
+	if (c.valid_inodes != ctx->inodes_found &&
+	    fix_problem(ctx, PR_CNT_VALID_INODES, "checkpoint: valid_inode_count %u, found %llu",
+			c.valid_inodes, (unsigned long long)ctx->inodes_found)) {
+		c.valid_inodes = (uint32_t)ctx->inodes_found;
+		fix |= 4;
+	}
+	if (c.free_segs != ctx->free_segs_found &&
+	    fix_problem(ctx, PR_CNT_FREE_SEGS,
+			"checkpoint: free_segment_count %u, the SIT has %u free segments",
+			c.free_segs, ctx->free_segs_found)) {
+		c.free_segs = ctx->free_segs_found;
+		fix |= 8;
+	}
+	ctx->no_repair = NULL;
+	if (!fix)
+		return 0;
+	err = repair_cp_counters(ctx, &c);
+	if (err)
+		fprintf(ctx->out, "  writing the new checkpoint failed: %s\n", f2_strerror(err));
+	if (fix & 1)
+		problem_fixed(ctx, PR_CNT_VALID_BLOCKS, !err);
+	if (fix & 2)
+		problem_fixed(ctx, PR_CNT_VALID_NODES, !err);
+	if (fix & 4)
+		problem_fixed(ctx, PR_CNT_VALID_INODES, !err);
+	if (fix & 8)
+		problem_fixed(ctx, PR_CNT_FREE_SEGS, !err);
 	return 0;
 }

@@ -3,7 +3,9 @@
  * pass_cp.c - phase 2: the checkpoint.
  *
  * Checks: both packs (the library picks the newest valid one; a newer
- * pack that is damaged means the file system went back in time), the
+ * pack whose head is damaged is reported as a warning, since the file
+ * system went back in time or a write tore; a good head without a
+ * matching tail is an unfinished checkpoint and only noted), the
  * CP_ERROR flag, counters against the geometry, current segments
  * distinct, the orphan blocks, and loads nat_bits when the flag is set
  * and their header matches this checkpoint (the kernel ignores them
@@ -79,11 +81,19 @@ int pass_cp(struct fsck_ctx *ctx)
 	     (unsigned long long)fs->cp_ver, fs->cp_flags);
 	if (!fs->packs[other].valid) {
 		int64_t d = (int64_t)(fs->packs[other].version - fs->cp_ver);
+		const char *why = fs->packs[other].why;
+		/* a good head without its tail is a checkpoint the kernel (or a
+		 * repair) did not finish writing: using the older pack is the
+		 * designed outcome, not damage */
+		int torn = !strncmp(why, "tail block", 10) || !strncmp(why, "head version", 12);
 
 		/* the damaged pack would have been chosen: newer, or as new
 		 * and first (pack 1 wins a tie, as in the kernel) */
-		if (d > 0 || (d == 0 && other == 0))
-			fix_problem(ctx, PR_CP_NEWER_PACK_BAD,
+		if (torn)
+			vmsg(ctx, "checkpoint pack %d was not finished (%s); pack %d is in use",
+			     other + 1, why, fs->cp_pack + 1);
+		else if (d > 0 || (d == 0 && other == 0))
+			ctx->cp_fallback = 1, fix_problem(ctx, PR_CP_NEWER_PACK_BAD,
 				    "checkpoint pack %d (version %llu, pack %d has %llu): %s",
 				    other + 1, (unsigned long long)fs->packs[other].version,
 				    fs->cp_pack + 1, (unsigned long long)fs->cp_ver,

@@ -83,7 +83,6 @@ int pass_sit_load(struct fsck_ctx *ctx)
 {
 	struct f2_fs *fs = ctx->fs;
 	struct sit_state st = { ctx, 0 };
-	uint32_t cp_free = f2_le32(fs->cp->free_segment_count);
 	int err;
 
 	ctx->seg_vblocks = calloc(fs->main_segs, sizeof(*ctx->seg_vblocks));
@@ -99,10 +98,7 @@ int pass_sit_load(struct fsck_ctx *ctx)
 		ctx->fatal = 1;
 		return 0;
 	}
-	if (st.free_segs != cp_free)
-		fix_problem(ctx, PR_CNT_FREE_SEGS,
-			    "checkpoint: free_segment_count %u, the SIT has %u free segments",
-			    cp_free, st.free_segs);
+	ctx->free_segs_found = st.free_segs;
 	return 0;
 }
 

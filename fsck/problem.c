@@ -106,6 +106,11 @@ int fix_problem(struct fsck_ctx *ctx, uint32_t code, const char *fmt, ...)
 		ctx->errors_left++;
 		return 0;
 	}
+	if (ctx->no_repair && ctx->opts.mode != MODE_NO) {
+		fprintf(ctx->out, "  %s: not repaired (%s)\n", p->fix, ctx->no_repair);
+		ctx->errors_left++;
+		return 0;
+	}
 	if (ctx->canceled) {
 		how = "canceled";
 	} else {

@@ -56,7 +56,7 @@ run_case() {
 	for d in "$F2_TOP"/tests/fsck/[0-9][0-9][0-9]-*/; do
 		n=$(basename "$d")
 		[ -x "$d/make.sh" ] && [ -s "$d/desc" ] && [ -s "$d/expect" ] || { echo "$n incomplete"; return 1; }
-		grep -q "run_case $n\$" "$BATS_TEST_FILENAME" || { echo "$n has no test"; return 1; }
+		grep -q "run_case $n;" "$BATS_TEST_FILENAME" || { echo "$n has no test"; return 1; }
 	done
 }
 
