@@ -36,7 +36,6 @@ void gc_usage(FILE *out)
 int gc_parse(int argc, char **argv, struct gc_cmd *c)
 {
 	enum { O_PROGRESS = 256, O_NO_PROGRESS, O_NO_OWNERS };
-	int cp_set = 0;
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "target-free", required_argument, NULL, 't' },
@@ -97,7 +96,6 @@ int gc_parse(int argc, char **argv, struct gc_cmd *c)
 		case 'c':
 			if (gc_parse_u32("gc.f2fs", optarg, "checkpoint interval", 1, &c->cp_every))
 				return -1;
-			cp_set = 1;
 			break;
 		case 'n':
 			c->dry_run = 1;
@@ -144,10 +142,6 @@ int gc_parse(int argc, char **argv, struct gc_cmd *c)
 	c->device = argv[optind++];
 	if (optind < argc) {
 		fprintf(stderr, "gc.f2fs: unexpected argument '%s'\n", argv[optind]);
-		return -1;
-	}
-	if (cp_set && c->dry_run) {
-		fprintf(stderr, "gc.f2fs: --checkpoint-every does not go with -n\n");
 		return -1;
 	}
 	if (c->no_owners && !c->dry_run) {

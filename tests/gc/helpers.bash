@@ -37,3 +37,55 @@ check_plan_consistent() {
 	# blocks are never written by a dry run's prediction beyond moved + nodes
 	[ "$(jqv .predicted.blocks_written)" -ge "$(jqv .predicted.blocks_moved)" ]
 }
+
+# content_manifest DIR: "path type size md5" of DIR's tree, sorted, in the
+# fixtures' manifest conventions ("." root, "-" for directory sizes and
+# non-file md5s), to compare with columns 1, 2, 6 and 8 of NAME.manifest
+content_manifest() {
+	(cd "$1" && find . -printf '%p\t%y\t%s\n' | while IFS=$'\t' read -r p t s; do
+		case $t in
+		f) printf '%s\t%s\t%s\t%s\n' "$p" f "$s" "$(md5sum <"$p" | cut -d' ' -f1)" ;;
+		d) printf '%s\td\t-\t-\n' "$p" ;;
+		*) printf '%s\t%s\t%s\t-\n' "$p" "$t" "$s" ;;
+		esac
+	done) | LC_ALL=C sort
+}
+
+# ref_fsck_clean_after_crash IMG: as ref_fsck_clean, except that the line
+# the reference prints when a checkpoint pack is half written or torn
+# ("Invalid CP CRC offset: 0", "Invalid CP CRC: offset:..., crc:...": it
+# then uses the other pack, as the kernel does) is not held against the
+# image.
+ref_fsck_clean_after_crash() {
+	local img=$1 copy=$(f2_tmp)/refcrash.$RANDOM.img status=0
+	cp --sparse=always "$img" "$copy" || return 1
+	"$REF_FSCK" --dry-run "$copy" </dev/null >"$copy.out" 2>&1 || status=$?
+	grep -v 'Invalid CP CRC' "$copy.out" >"$copy.flt"
+	if ! f2_ref_fsck_verdict "$copy.flt" "$status"; then
+		echo "reference fsck does not find $img clean (exit $status):"
+		cat "$copy.out"
+		return 1
+	fi
+	rm -f "$copy" "$copy.out" "$copy.flt"
+}
+
+# image_intact IMG NAME [crash]: the reference fsck and ours find IMG
+# clean, and every file extracted by dump.f2fs has the size and md5 the
+# kernel saw in fixture NAME (its manifest).  With "crash", a half-written
+# checkpoint pack is expected (see ref_fsck_clean_after_crash).
+image_intact() {
+	local img=$1 name=$2 out=$(f2_tmp)/intact.$RANDOM
+	if [ "${3:-}" = crash ]; then
+		ref_fsck_clean_after_crash "$img" || return 1
+	else
+		ref_fsck_clean "$img" || return 1
+	fi
+	"$FSCK" -f -n "$img" >"$out.fsck" 2>&1 || { echo "our fsck:"; cat "$out.fsck"; return 1; }
+	"$DUMP" --extract / --output "$out" "$img" >"$out.dump" 2>&1 ||
+		{ echo "dump --extract failed:"; cat "$out.dump"; return 1; }
+	content_manifest "$out" >"$out.got"
+	awk -F'\t' -v OFS='\t' '{ print $1, $2, ($2 == "f" ? $6 : "-"), ($2 == "f" ? $8 : "-") }' \
+		"$F2_FIXTURES/$name.manifest" | LC_ALL=C sort >"$out.want"
+	diff "$out.want" "$out.got" || return 1
+	rm -rf "$out"
+}
