@@ -96,3 +96,4 @@ run_case() {
 @test "034-ssa-data" { run_case 034-ssa-data; }
 @test "035-node-footer" { run_case 035-node-footer; }
 @test "036-node-owner" { run_case 036-node-owner; }
+@test "037-nat-bits" { run_case 037-nat-bits; }

@@ -9,6 +9,7 @@
  *
  * FIELD names (numbers in decimal or 0x hex):
  *   sb.F, sb1.F        superblock copy 0 / 1: magic block_count log_blocksize
+ *                      segment_count_nat segment_count_sit cp_blkaddr
  *                      segment_count segment_count_main main_blkaddr
  *                      nat_blkaddr root_ino feature cp_payload crc
  *   cp.F, cpo.F        head block of the newest checkpoint pack (by version,
@@ -50,7 +51,8 @@ struct fdesc {
 #define SBF(n) { #n, offsetof(struct f2_super, n), sizeof(((struct f2_super *)0)->n) }
 static const struct fdesc sb_fields[] = {
 	SBF(magic), SBF(block_count), SBF(log_blocksize), SBF(segment_count),
-	SBF(segment_count_main), SBF(main_blkaddr), SBF(nat_blkaddr), SBF(root_ino),
+	SBF(segment_count_main), SBF(segment_count_nat), SBF(segment_count_sit),
+	SBF(main_blkaddr), SBF(nat_blkaddr), SBF(cp_blkaddr), SBF(root_ino),
 	SBF(feature), SBF(cp_payload), SBF(crc), { NULL, 0, 0 },
 };
 #define CPF(n) { #n, offsetof(struct f2_checkpoint, n), sizeof(((struct f2_checkpoint *)0)->n) }
