@@ -187,8 +187,8 @@ int f2_sit_iter(struct f2_fs *fs, int (*fn)(void *ctx, const struct f2_sit_info 
 /* ---- SSA ------------------------------------------------------------------ */
 /*
  * Summary block of segno: the checkpoint's copy for a current segment
- * that has one (*from_cp = 1), else the SSA block.  Checks entry_type is
- * a known type only when check_type is set.
+ * that has one (*from_cp = 1; data logs always, node logs after a clean
+ * unmount), else the SSA block as stored (entry_type unchecked).
  */
 int f2_ssa_read(struct f2_fs *fs, uint32_t segno, struct f2_summary_block *sum,
 		int *from_cp);
@@ -200,7 +200,10 @@ int f2_curseg_of(const struct f2_fs *fs, uint32_t segno);
  * Read nid's node through the NAT and verify its footer: footer nid == nid,
  * footer ino == the NAT's ino, block address inside the main area.  With
  * want_ino != 0 the owner must be want_ino as well.  *ni (may be NULL)
- * gets the NAT entry.
+ * gets the NAT entry.  nid 0 and the node/meta inode numbers are
+ * F2_ECORRUPT, a free nid -ENOENT, an address outside main F2_ERANGE.
+ * The footer's node offset is not checked here (the caller knows what it
+ * expects: f2_node_ofs()).
  */
 int f2_node_read(struct f2_fs *fs, uint32_t nid, uint32_t want_ino,
 		 struct f2_node *node, struct f2_nat_info *ni);
