@@ -24,6 +24,8 @@ void inomap_free(struct inomap *m)
 
 struct ino_rec *inomap_find(const struct inomap *m, uint32_t ino)
 {
+	if (!ino)
+		return NULL;	/* 0 marks an empty slot */
 	for (uint32_t s = slot_of(ino, m->cap);; s = (s + 1) & (m->cap - 1)) {
 		if (m->tab[s].ino == ino)
 			return &m->tab[s];

@@ -134,6 +134,23 @@ bad_sb_image() {
 	[ "$(sha256sum <"$img")" = "$sum" ]
 }
 
+@test "fsck modes: on a terminal it asks: q cancels (exit 36 = 32|4, nothing written), y fixes (exit 1)" {
+	command -v script >/dev/null || { echo "script(1) from util-linux is needed"; return 1; }
+	local img=$BATS_TEST_TMPDIR/img sum
+	bad_sb_image "$img"
+	sum=$(sha256sum <"$img")
+	run bash -c "printf 'q\n' | timeout 20 script -qec '$FSCK $img' /dev/null"
+	echo "$output"
+	[ "$status" -eq 36 ]
+	[[ "$output" == *"[y]es [n]o [a]ll [q]uit"* ]]
+	[ "$(sha256sum <"$img")" = "$sum" ]
+	run bash -c "printf 'y\n' | timeout 20 script -qec '$FSCK $img' /dev/null"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	run "$FSCK" -f -n "$img"
+	[ "$status" -eq 0 ]
+}
+
 @test "fsck modes: -p fixes the safe problem (exit 1); -p -y terminates as -y" {
 	local img=$BATS_TEST_TMPDIR/img
 	bad_sb_image "$img"
@@ -178,6 +195,12 @@ bad_sb_image() {
 
 @test "fsck problem table: codes unique and sorted (unit test)" {
 	run "$F2_BUILD/tests/unit/test_problems"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "fsck maps: sparse bitmap and inode hash (unit test)" {
+	run "$F2_BUILD/tests/unit/test_fsckmaps"
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
