@@ -268,6 +268,9 @@ static void info_lines(struct dump_ctx *d)
 	if (d->fs->cp)
 		printf("Info: CKPT version = %" PRIx64 " (pack %d)\n", d->fs->cp_ver,
 		       d->fs->cp_pack + 1);
+	if (d->fs->cp && !(d->fs->cp_flags & F2_CP_UMOUNT))
+		printf("Info: not cleanly unmounted: data fsync'd after this checkpoint "
+		       "is not shown (no roll-forward)\n");
 }
 
 int main(int argc, char **argv)
