@@ -152,3 +152,18 @@ setup() {
 	[ "$status" -eq 1 ]
 	echo "$output" | grep -q 'beyond the NAT'
 }
+
+@test "dump: never writes: any write would fail (F2_IO_FAULT=write:1), the image is unchanged" {
+	local t=$BATS_TEST_TMPDIR before
+	before=$(md5sum <"$IMG")
+	F2_IO_FAULT=write:1 run "$DUMP" --json -d 1 -n 0~-1 -s 0~-1 -a 0~-1 -M -i 3 "$IMG"
+	[ "$status" -eq 0 ]
+	F2_IO_FAULT=write:1 run "$DUMP" --extract / --output "$t/out" "$IMG"
+	[ "$status" -eq 0 ]
+	[ "$(md5sum <"$IMG")" = "$before" ]
+	# and it works on an image it cannot open for writing
+	chmod 0444 "$IMG"
+	run "$DUMP" --ls / "$IMG"
+	chmod 0644 "$IMG"
+	[ "$status" -eq 0 ]
+}
