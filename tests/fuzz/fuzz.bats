@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/fuzz/fuzz.bats - the fuzz targets in CI: each seed corpus and every
+# tests/fuzz/fuzz.bats - the fuzz targets in CI (fs_open, tree, mount_sb,
+# dump, fsck; see each tests/fuzz/fuzz_*.c): each seed corpus and every
 # regression input (tests/fuzz/regress/<target>/*, one per crash found and
 # fixed) replays cleanly, fztool round-trips, and each target fuzzes for
 # FUZZ_SECONDS (default 20 s; see below) from its seed corpus without a
@@ -16,7 +17,7 @@ load ../lib/common
 
 FUZZ_OUT=${FUZZ_OUT:-$F2_TOP/tests/.cache/fuzz}
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
-FUZZ_TARGETS="fs_open tree mount_sb"
+FUZZ_TARGETS="fs_open tree mount_sb dump fsck"
 
 setup_file() {
 	"$F2_TOP/tests/fuzz/build.sh" "$FUZZ_OUT"
@@ -102,4 +103,25 @@ fuzz() {
 
 @test "fuzz mount_sb for FUZZ_SECONDS" {
 	fuzz mount_sb
+}
+
+@test "fuzz dump for FUZZ_SECONDS" {
+	fuzz dump
+}
+
+@test "fuzz fsck for FUZZ_SECONDS" {
+	fuzz fsck
+}
+
+@test "every fuzz target has a test here and a seed corpus" {
+	local f t
+	for f in "$F2_TOP"/tests/fuzz/fuzz_*.c; do
+		t=$(basename "$f" .c)
+		t=${t#fuzz_}
+		grep -q "^@test \"fuzz $t for FUZZ_SECONDS\"" "$BATS_TEST_FILENAME" || {
+			echo "target $t has no fuzz test"
+			return 1
+		}
+		[ -n "$(ls "$F2_TOP/tests/fuzz/corpus/$t")" ]
+	done
 }

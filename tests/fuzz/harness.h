@@ -63,6 +63,16 @@ void fz_end(void);
 size_t fz_hot_count(void);
 uint32_t fz_hot_block(size_t i);
 
+/*
+ * memfd.c: the same image as a file, for code that opens a path.
+ * fz_file_begin() patches the variant's memfd and returns its path;
+ * fz_file_end() restores the base bytes.  fz_quiet_stdout() sends the
+ * tools' stdout to /dev/null (libFuzzer and sanitizers use stderr).
+ */
+const char *fz_file_begin(const uint8_t *in, size_t size);
+void fz_file_end(const uint8_t *in, size_t size);
+void fz_quiet_stdout(void);
+
 /* Serialise one record (header + data) at out; returns bytes written. */
 size_t fz_put_rec(uint8_t *out, uint32_t blk, uint16_t off, uint16_t len,
 		  const uint8_t *data);
