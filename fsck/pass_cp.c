@@ -33,6 +33,7 @@ static int add_orphan(void *arg, uint32_t ino)
 	if (!r)
 		return -12;
 	r->flags |= INO_ORPHAN;
+	ctx->orphans++;
 	return 0;
 }
 
@@ -128,6 +129,7 @@ int pass_cp(struct fsck_ctx *ctx)
 		return err;
 	if (err)
 		fix_problem(ctx, PR_CP_ORPHAN_BLOCK, "checkpoint pack %d: %s", fs->cp_pack + 1, fs->why);
+	vmsg(ctx, "checkpoint: %u orphan inode(s) in %u block(s)", ctx->orphans, fs->orphan_blocks);
 	load_nat_bits(ctx);
 	return 0;
 }

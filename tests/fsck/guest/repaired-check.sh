@@ -1,14 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Guest side of tests/fsck/kernel.bats (busybox sh): for every virtio disk
-# (an image fsck.f2fs repaired, or a pristine one), mount it with the 6.1
-# driver, print the md5 of every regular file, write, delete and rewrite
-# a file, unmount.  Prints "vdX mount rc=N", "vdX md5 SUM PATH" lines,
-# "vdX write rc=N", "vdX umount rc=N", then DONE.
+# Guest side of tests/fsck/kernel.bats (busybox sh).  Every virtio disk
+# but the last is an image fsck.f2fs repaired (or a pristine one): mount
+# it with the 6.1 driver, print the md5 of every regular file, write,
+# delete and rewrite files, unmount.  The last disk is left with an orphan
+# inode: a file is kept open by a background process, unlinked, and the
+# file system synced, and it stays mounted until the guest powers off.
+# Prints "vdX mount rc=N", "vdX md5 SUM PATH", "vdX write rc=N",
+# "vdX umount rc=N" (or "vdX orphan rc=N" for the last), then DONE.
+last=$(ls -d /sys/block/vd* | tail -n 1)
 for d in /sys/block/vd*; do
 	dev=$(basename "$d")
 	mount -t f2fs "/dev/$dev" /mnt
 	echo "$dev mount rc=$?"
 	grep -q " /mnt " /proc/mounts || continue
+	if [ "$d" = "$last" ]; then
+		seq 1 100000 >/mnt/orphan && sync &&
+			{ sleep 100000 </mnt/orphan & } && sleep 1 && rm /mnt/orphan && sync
+		echo "$dev orphan rc=$?"
+		continue
+	fi
 	(cd /mnt && find . -type f | sort | while read -r f; do
 		echo "$dev md5 $(md5sum "$f" | cut -d' ' -f1) $f"
 	done)
