@@ -124,7 +124,7 @@ static int claim(struct walk *w, uint32_t blkaddr, int is_node, uint32_t nid, ui
 
 		/* a checkpoint taken while mounted keeps no node summaries: the
 		 * kernel rebuilds those of the current node segments from the
-XX
+		 * node footers (load_node checks them); the SSA area is stale there */
 		if (c >= F2_CURSEG_HOT_NODE && !ctx->fs->curseg[c].have_sum)
 			s = NULL;
 	}
