@@ -97,6 +97,8 @@ int ew_alloc_block(struct f2_wfs *w, int t, uint32_t nid, uint16_t ofs, uint8_t 
 		   uint32_t *blkaddr);
 /* Mark a block no longer valid (NULL/NEW addresses ignored). */
 int ew_invalidate(struct f2_wfs *w, uint32_t blkaddr);
+/* Open the next segment of every log whose segment is full. */
+int ew_seg_roll_full(struct f2_wfs *w);
 /* After a checkpoint: segments left empty become free. */
 void ew_release_prefree(struct f2_wfs *w);
 /* Write the SIT changes (journal or other copy); fills the journal. */

@@ -167,6 +167,9 @@ int f2_wfs_checkpoint(struct f2_wfs *w)
 	err = ew_writeback(w);
 	if (err)
 		return err;
+	err = ew_seg_roll_full(w);
+	if (err)
+		return err;
 	err = ew_nat_flush(w, &nj);
 	if (err)
 		return err;

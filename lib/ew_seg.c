@@ -210,6 +210,21 @@ static int new_segment(struct f2_wfs *w, int t)
 	return 0;
 }
 
+/* Give every log whose segment is full its next segment now, as the
+ * driver does, so that a checkpoint never records a current segment with
+ * blkoff 512 (the driver's and fsck's checkpoint sanity checks refuse it). */
+int ew_seg_roll_full(struct f2_wfs *w)
+{
+	for (int t = 0; t < F2_NR_CURSEG; t++)
+		if (w->cur[t].blkoff >= F2_BLKS_PER_SEG) {
+			int err = new_segment(w, t);
+
+			if (err)
+				return err;
+		}
+	return 0;
+}
+
 int ew_alloc_block(struct f2_wfs *w, int t, uint32_t nid, uint16_t ofs, uint8_t ver,
 		   uint32_t *blkaddr)
 {
