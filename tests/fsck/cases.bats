@@ -97,3 +97,7 @@ run_case() {
 @test "035-node-footer" { run_case 035-node-footer; }
 @test "036-node-owner" { run_case 036-node-owner; }
 @test "037-nat-bits" { run_case 037-nat-bits; }
+@test "038-node-dup-nid" { run_case 038-node-dup-nid; }
+@test "039-nat-nid0" { run_case 039-nat-nid0; }
+@test "040-sit-type" { run_case 040-sit-type; }
+@test "041-inode-mode" { run_case 041-inode-mode; }

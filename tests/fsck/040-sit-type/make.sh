@@ -1,0 +1,6 @@
+#!/bin/bash
+. "$(dirname "$0")/../lib.sh"
+base "$1"
+seg=$(( $(val "$1" sb.segment_count_main) - 5 ))
+field "$1" set sit.$seg.vblocks $(( 7 << 10 | 1 ))
+field "$1" set sit.$seg.map0 0x80

@@ -1,0 +1,4 @@
+#!/bin/bash
+. "$(dirname "$0")/../lib.sh"
+base "$1"
+field "$1" set inode.$(ino_of "$1" /d1/d2/mid).mode 0
