@@ -5,8 +5,11 @@
  * -d debug level, -S) with the same defaults and range rules, plus
  * --file PATH (make one file's data contiguous).  -n reports what would
  * move (valid blocks of the range and their owners, or the file's
- * extents).  Moving blocks needs the write engine and is not implemented
- * yet: without -n the tool validates everything, says so and exits 8.
+ * extents).  Without -n, --file rewrites the file's data in order to the
+ * cold data log through the write engine (lib/gc_move.c) and commits a
+ * checkpoint; moving a block range to a target address needs placement
+ * at chosen addresses, which the engine does not do: that mode validates
+ * everything, says it is not implemented and exits 8.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +20,8 @@
 #include "f2/file.h"
 #include "f2/fs.h"
 #include "f2/gc.h"
+#include "f2/engine.h"
+#include "f2/io.h"
 #include "common.h"
 
 #ifndef F2_VERSION_STRING
@@ -229,56 +234,128 @@ static int range_report(struct f2_fs *fs, const struct defrag_cmd *c)
 	return 0;
 }
 
-/* Extents of one file's data. */
-static int file_report(struct f2_fs *fs, const struct defrag_cmd *c)
+/* Look path up: a regular file; *ino.  0 or GC_EXIT_ERROR (reported). */
+static int lookup_file(struct f2_fs *fs, const char *path, uint32_t *ino)
 {
 	struct f2_inode_ref *ir = malloc(sizeof(*ir));
-	struct f2_file *f = NULL;
-	uint64_t blocks = 0, extents = 0, nblk, fofs;
-	uint32_t prev = 0;
 	int r;
 
 	if (!ir)
-		return -ENOMEM;
-	r = f2_path_lookup(fs, c->file, ir);
+		return GC_EXIT_ERROR;
+	r = f2_path_lookup(fs, path, ir);
 	if (r) {
-		fprintf(stderr, "defrag.f2fs: %s: %s\n", c->file,
+		fprintf(stderr, "defrag.f2fs: %s: %s\n", path,
 			r == -ENOENT ? "no such file in the volume" : fs->why[0] ? fs->why : f2_strerror(r));
 		free(ir);
 		return GC_EXIT_ERROR;
 	}
 	if ((ir->mode & 0170000) != 0100000) {
-		fprintf(stderr, "defrag.f2fs: %s is not a regular file\n", c->file);
+		fprintf(stderr, "defrag.f2fs: %s is not a regular file\n", path);
 		free(ir);
 		return GC_EXIT_ERROR;
 	}
-	r = f2_file_open_ref(fs, ir, &f);
+	*ino = ir->ino;
 	free(ir);
+	return 0;
+}
+
+/* Data blocks and extents (runs of consecutive addresses) of ino. */
+static int file_extents(struct f2_fs *fs, uint32_t ino, uint64_t *blocks, uint64_t *extents)
+{
+	struct f2_file *f = NULL;
+	uint64_t nblk, fofs;
+	uint32_t prev = 0;
+	int r = f2_file_open(fs, ino, &f);
+
+	*blocks = *extents = 0;
 	if (r)
-		goto fail;
+		return r;
 	nblk = (f->ir.size + F2_BLKSIZE - 1) / F2_BLKSIZE;
 	for (fofs = f2_file_next_data(f, 0); fofs < nblk; fofs = f2_file_next_data(f, fofs + 1)) {
 		uint32_t addr;
 
 		r = f2_file_map(f, fofs, &addr, NULL);
 		if (r)
-			goto fail;
+			break;
 		if (addr == F2_NULL_ADDR || addr == F2_NEW_ADDR || addr == F2_COMPRESS_ADDR)
 			continue;
-		blocks++;
+		(*blocks)++;
 		if (!prev || addr != prev + 1)
-			extents++;
+			(*extents)++;
 		prev = addr;
 	}
-	printf("%s: %s: %llu data blocks in %llu extent%s\n", c->device, c->file,
-	       (unsigned long long)blocks, (unsigned long long)extents, extents == 1 ? "" : "s");
 	f2_file_close(f);
-	return 0;
-fail:
-	fprintf(stderr, "defrag.f2fs: %s: %s\n", c->file, fs->why[0] ? fs->why : f2_strerror(r));
-	if (f)
-		f2_file_close(f);
-	return GC_EXIT_ERROR;
+	return r;
+}
+
+static void print_extents(const struct defrag_cmd *c, const char *when, uint64_t blocks,
+			  uint64_t extents)
+{
+	printf("%s: %s: %s%llu data blocks in %llu extent%s\n", c->device, c->file, when,
+	       (unsigned long long)blocks, (unsigned long long)extents, extents == 1 ? "" : "s");
+}
+
+/* --file: report (-n) or rewrite the file's data. */
+static int file_mode(const struct defrag_cmd *c)
+{
+	struct f2_fs *fs = NULL;
+	struct f2_io *io = NULL;
+	struct f2_wfs *w = NULL;
+	struct f2_gc_move_stats ms;
+	uint64_t blocks, extents;
+	uint32_t ino = 0;
+	int r, rc;
+
+	rc = c->dry_run ? gc_open_ro("defrag.f2fs", c->device, &fs) :
+			  gc_open_rw("defrag.f2fs", c->device, &io, &fs);
+	if (rc)
+		return rc;
+	rc = lookup_file(fs, c->file, &ino);
+	if (!rc && (r = file_extents(fs, ino, &blocks, &extents))) {
+		fprintf(stderr, "defrag.f2fs: %s: %s\n", c->file, fs->why[0] ? fs->why : f2_strerror(r));
+		rc = GC_EXIT_ERROR;
+	}
+	if (rc || c->dry_run || extents <= 1) {
+		if (!rc)
+			print_extents(c, extents <= 1 && !c->dry_run ? "already contiguous: " : "",
+				      blocks, extents);
+		f2_fs_close(fs);
+		if (io)
+			f2_io_close(io);
+		return rc;
+	}
+	print_extents(c, "before: ", blocks, extents);
+	memset(&ms, 0, sizeof(ms));
+	r = f2_wfs_open(fs, NULL, &w);
+	if (!r)
+		r = f2_gc_move_file(w, ino, &ms);
+	if (!r)
+		r = f2_wfs_checkpoint(w);
+	if (r) {
+		fprintf(stderr, "defrag.f2fs: %s: %s; the volume keeps its last checkpoint\n", c->file,
+			w && f2_wfs_why(w)[0] ? f2_wfs_why(w) : fs->why[0] ? fs->why : f2_strerror(r));
+		rc = GC_EXIT_ERROR;
+	}
+	f2_wfs_close(w);
+	f2_fs_close(fs);
+	f2_io_close(io);
+	if (rc)
+		return rc;
+	rc = gc_open_ro("defrag.f2fs", c->device, &fs);
+	if (rc)
+		return rc;
+	r = file_extents(fs, ino, &blocks, &extents);
+	if (r) {
+		fprintf(stderr, "defrag.f2fs: %s after rewriting: %s\n", c->file,
+			fs->why[0] ? fs->why : f2_strerror(r));
+		rc = GC_EXIT_ERROR;
+	} else {
+		printf("%s: %s: %llu blocks rewritten\n", c->device, c->file,
+		       (unsigned long long)ms.data_moved);
+		print_extents(c, "after: ", blocks, extents);
+	}
+	f2_fs_close(fs);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -290,28 +367,26 @@ int main(int argc, char **argv)
 	r = parse(argc, argv, &c);
 	if (r)
 		return r > 0 ? GC_EXIT_OK : GC_EXIT_USAGE;
+	if (c.file)
+		return file_mode(&c);
 	rc = gc_open_ro("defrag.f2fs", c.device, &fs);
 	if (rc)
 		return rc;
-	if (!c.file && settle_range(fs, &c)) {
+	if (settle_range(fs, &c)) {
 		f2_fs_close(fs);
 		return GC_EXIT_USAGE;
 	}
 	if (!c.dry_run) {
-		fprintf(stderr, "defrag.f2fs: not implemented yet: moving blocks needs the write "
-			"engine (use -n to see what would move)\n");
+		fprintf(stderr, "defrag.f2fs: not implemented yet: moving a block range to a target "
+			"address needs placement the write engine does not do (use -n to see what "
+			"would move, or --file)\n");
 		f2_fs_close(fs);
 		return GC_EXIT_ERROR;
 	}
-	if (c.file) {
-		rc = file_report(fs, &c);
-	} else {
-		r = range_report(fs, &c);
-		if (r) {
-			fprintf(stderr, "defrag.f2fs: %s: %s\n", c.device,
-				fs->why[0] ? fs->why : f2_strerror(r));
-			rc = GC_EXIT_ERROR;
-		}
+	r = range_report(fs, &c);
+	if (r) {
+		fprintf(stderr, "defrag.f2fs: %s: %s\n", c.device, fs->why[0] ? fs->why : f2_strerror(r));
+		rc = GC_EXIT_ERROR;
 	}
 	f2_fs_close(fs);
 	return rc;

@@ -12,7 +12,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "f2/bitmap.h"
+#include "f2/file.h"
 #include "f2/errors.h"
 #include "f2/gc.h"
 #include "f2/io.h"
@@ -188,5 +190,86 @@ int f2_gc_move_section(struct f2_wfs *w, uint32_t secno, struct f2_gc_move_stats
 	free(buf);
 	if (!err)
 		err = ew_maybe_writeback(w);
+	return err;
+}
+
+int f2_gc_move_file(struct f2_wfs *w, uint32_t ino, struct f2_gc_move_stats *st)
+{
+	struct f2_file *f = NULL;
+	struct ew_blk *inode, *owner;
+	struct f2_node *in;
+	uint64_t nblk, fofs;
+	uint8_t *buf;
+	int err = ew_inode_get(w, ino, &inode);
+
+	if (err)
+		return err;
+	in = ew_node(inode);
+	if (!S_ISREG(f2_le16(in->i.i_mode)))
+		return ew_fail(w, F2_EBADOPT, "ino %u is not a regular file", ino);
+	if (f2_le32(in->i.i_flags) & F2_COMPR_FL)
+		return ew_fail(w, F2_EUNSUPP, "ino %u: compressed files are not rewritten", ino);
+	if (in->i.i_inline & F2_INLINE_DATA)
+		return 0;	/* no data blocks */
+	err = f2_file_open(w->fs, ino, &f);
+	if (err)
+		return ew_fail(w, err, "ino %u: %s", ino, w->fs->why);
+	buf = malloc(F2_BLKSIZE);
+	if (!buf) {
+		f2_file_close(f);
+		return -ENOMEM;
+	}
+	nblk = (f2_le64(in->i.i_size) + F2_BLKSIZE - 1) / F2_BLKSIZE;
+	/* a file that does not fit in what is left of the cold data log's
+	 * segment starts a new one (the rest of the old one stays free) */
+	if (w->cur[F2_CURSEG_COLD_DATA].blkoff &&
+	    nblk > (uint64_t)(F2_BLKS_PER_SEG - w->cur[F2_CURSEG_COLD_DATA].blkoff))
+		w->cur[F2_CURSEG_COLD_DATA].blkoff = F2_BLKS_PER_SEG;
+	for (fofs = f2_file_next_data(f, 0); !err && fofs < nblk;
+	     fofs = f2_file_next_data(f, fofs + 1)) {
+		uint32_t ofs, old, naddr;
+		uint8_t ver;
+		struct ew_nat *ne;
+		le32 *slot;
+
+		err = ew_map_block(w, ino, fofs, 0, &slot, &owner, &ofs);
+		if (err || !slot)
+			continue;
+		old = f2_le32(*slot);
+		if (old == F2_NULL_ADDR || old == F2_NEW_ADDR || old == F2_COMPRESS_ADDR)
+			continue;
+		if (!f2_fs_in_main(w->fs, old)) {
+			err = ew_fail(w, F2_ECORRUPT, "ino %u block %llu: address %u outside main",
+				      ino, (unsigned long long)fofs, old);
+			break;
+		}
+		err = ew_nat_get(w, (uint32_t)owner->key, &ne);
+		if (err)
+			break;
+		ver = ne->version;
+		err = f2_fs_read_block(w->fs, old, buf);
+		if (err) {
+			err = ew_fail(w, err, "ino %u block %llu: %s", ino, (unsigned long long)fofs,
+				      w->fs->why);
+			break;
+		}
+		err = ew_invalidate(w, old);
+		if (!err)
+			err = ew_alloc_block(w, F2_CURSEG_COLD_DATA, (uint32_t)owner->key,
+					     (uint16_t)ofs, ver, &naddr);
+		if (!err && (err = f2_io_write_block(w->fs->io, naddr, buf)))
+			err = ew_fail(w, err, "ino %u block %llu: write to %u failed", ino,
+				      (unsigned long long)fofs, naddr);
+		if (err)
+			break;
+		f2_set_le32(*slot, naddr);
+		mark_dirty(owner, st);
+		st->data_moved++;
+		err = drop_extent(w, ino, old, st);
+		if (!err)
+			err = ew_maybe_writeback(w);
+	}
+	free(buf);
+	f2_file_close(f);
 	return err;
 }

@@ -4,7 +4,8 @@
 # the Linux 6.1 driver): with each policy the target is reached, -n
 # predicted exactly the victims the run cleaned, every victim segment is
 # now empty, both fscks find the image clean and every file has the
-# content the kernel wrote.  Crash safety: prefixes of the run's write log
+# content the kernel wrote; defrag.f2fs --file makes a file contiguous.
+# Crash safety: prefixes of the run's write log
 # (every checkpoint boundary, inside a checkpoint, a torn checkpoint head,
 # mid-interval) replayed onto the original leave a clean image with every
 # file intact.
@@ -111,4 +112,28 @@ clean_and_check() {
 		echo "prefix $p of $total"
 		image_intact "$BATS_TEST_TMPDIR/p.img" aged crash
 	done
+}
+
+@test "move: defrag.f2fs --file makes a fragmented file contiguous, content intact" {
+	local img=$BATS_TEST_TMPDIR/defrag.img f best=0 n before after
+	fixture_copy aged "$img"
+	# the most fragmented of the large files
+	while read -r f; do
+		n=$("$DEFRAG" -n --file "$f" "$img" | sed -n 's/.* in \([0-9]*\) extents*$/\1/p')
+		if [ "${n:-0}" -gt "$best" ]; then best=$n; FILE=$f; fi
+	done < <(awk -F'\t' '$2 == "f" && $6 >= 2097152 { print substr($1, 2) }' \
+		"$F2_FIXTURES/aged.manifest" | head -n 60)
+	[ "$best" -ge 3 ] || { echo "no fragmented file found (best $best)"; return 1; }
+	run "$DEFRAG" --file "$FILE" "$img"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	before=$(sed -n 's/.*before: [0-9]* data blocks in \([0-9]*\) extents*$/\1/p' <<<"$output")
+	after=$(sed -n 's/.*after: [0-9]* data blocks in \([0-9]*\) extents*$/\1/p' <<<"$output")
+	[ "$before" -eq "$best" ]
+	[ "$after" -le 2 ] && [ "$after" -lt "$before" ]
+	image_intact "$img" aged
+	# once more: contiguous now (or nearly), the data the same
+	run "$DEFRAG" --file "$FILE" "$img"
+	[ "$status" -eq 0 ]
+	image_intact "$img" aged
 }

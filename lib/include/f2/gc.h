@@ -189,4 +189,12 @@ struct f2_gc_move_stats {
  */
 int f2_gc_move_section(struct f2_wfs *w, uint32_t secno, struct f2_gc_move_stats *st);
 
+/*
+ * Rewrite every data block of regular file ino, in file order, to the
+ * cold data log, so that its data becomes contiguous as far as the free
+ * sections allow (defrag.f2fs --file).  Compressed files are refused
+ * (F2_EUNSUPP).  Not committed until f2_wfs_checkpoint().
+ */
+int f2_gc_move_file(struct f2_wfs *w, uint32_t ino, struct f2_gc_move_stats *st);
+
 #endif /* F2_GC_H */
