@@ -201,6 +201,26 @@ static const struct { uint32_t bit; const char *name; } cp_flag_names[] = {
 	{ F2_CP_UMOUNT, "unmount" },
 };
 
+/* One journal entry: an object in JSON, "name[i].key" lines in text. */
+static void journal_entry(struct out *o, const char *name, uint32_t i, const char *k1,
+			  uint64_t v1, const char *k2, uint64_t v2, const char *k3, uint64_t v3)
+{
+	const char *k[3] = { k1, k2, k3 };
+	uint64_t v[3] = { v1, v2, v3 };
+	char key[64];
+
+	out_obj_begin(o, NULL, NULL);
+	for (int j = 0; j < 3; j++) {
+		if (o->json) {
+			out_u64(o, k[j], v[j]);
+		} else {
+			snprintf(key, sizeof(key), "%s[%u].%s", name, i, k[j]);
+			out_u64(o, key, v[j]);
+		}
+	}
+	out_obj_end(o);
+}
+
 static int print_orphan(void *ctx, uint32_t ino)
 {
 	struct out *o = ctx;
@@ -239,6 +259,23 @@ void print_cp(struct out *o, struct f2_fs *fs)
 	}
 	out_u64(o, "nat_journal_entries", fs->nat_journal_n);
 	out_u64(o, "sit_journal_entries", fs->sit_journal_n);
+	out_arr_begin(o, "nat_journal");
+	for (uint32_t i = 0; i < fs->nat_journal_n; i++) {
+		const struct f2_nat_journal_entry *e = &fs->nat_journal.nat.entries[i];
+
+		journal_entry(o, "nat_journal", i, "nid", f2_le32(e->nid), "ino", f2_le32(e->ne.ino),
+			      "blkaddr", f2_le32(e->ne.block_addr));
+	}
+	out_arr_end(o);
+	out_arr_begin(o, "sit_journal");
+	for (uint32_t i = 0; i < fs->sit_journal_n; i++) {
+		const struct f2_sit_journal_entry *e = &fs->sit_journal.sit.entries[i];
+		uint16_t v = f2_le16(e->se.vblocks);
+
+		journal_entry(o, "sit_journal", i, "segno", f2_le32(e->segno), "vblocks",
+			      v & F2_SIT_VBLOCKS_MASK, "type", v >> F2_SIT_VBLOCKS_SHIFT);
+	}
+	out_arr_end(o);
 	out_u64(o, "orphan_blocks", fs->orphan_blocks);
 	out_arr_begin(o, "orphans");
 	if (f2_cp_orphans(fs, print_orphan, o))
