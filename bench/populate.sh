@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/populate.sh - populate a 4 GiB image with a tree of NFILES files
+# (default 100000, about 1.7 GB, in directories of 1000) with our
+# f2fs-populate and with the reference sload.f2fs, in the same run on the
+# same tree; prints both times, peak RSS and the ratio.  Each image is then
+# checked with the reference fsck.f2fs --dry-run (not timed).
+#
+#   bench/populate.sh [NFILES]       (F2_BUILD, REF_MKFS, REF_SLOAD, REF_FSCK override)
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${F2_BUILD:-$top}
+ref_mkfs=${REF_MKFS:-/sbin/mkfs.f2fs}
+ref_sload=${REF_SLOAD:-/sbin/sload.f2fs}
+ref_fsck=${REF_FSCK:-/sbin/fsck.f2fs}
+n=${1:-100000}
+work=$(mktemp -d /tmp/f2bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+echo "building a tree of $n files in $work ..."
+python3 - "$work/src" "$n" <<'PY'
+import os, sys
+root, n = sys.argv[1], int(sys.argv[2])
+pat = bytes((i * 131 + (i >> 8) * 7) & 255 for i in range(1 << 17))
+for i in range(n):
+    d = os.path.join(root, 'd%03d' % (i // 1000))
+    if i % 1000 == 0:
+        os.makedirs(d)
+    # sizes 0 .. ~34 KiB, mean ~17 KB; every 1000th file 1 MiB
+    size = (1 << 20) if i % 1000 == 999 else (i * 7919) % 34000
+    with open(os.path.join(d, 'f%06d.dat' % i), 'wb') as f:
+        o = (i * 4099) % (1 << 16)
+        f.write(pat[o:o + size] if size <= len(pat) - o else (pat * 9)[o:o + size])
+PY
+echo "tree: $(du -s --apparent-size --block-size=1M "$work/src" | cut -f1) MiB"
+truncate -s 4G "$work/ref.img" "$work/our.img"
+"$ref_mkfs" -q -f "$work/ref.img" >/dev/null
+"$build/mkfs/mkfs.f2fs" -q -f "$work/our.img" >/dev/null
+sync
+
+real=$build/mkfs/f2fs-populate
+[ -x "$build/mkfs/.libs/f2fs-populate" ] && real=$build/mkfs/.libs/f2fs-populate
+export LD_LIBRARY_PATH=$build/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+measure() {	# label command...: prints "label seconds maxrss_kib"
+	local label=$1; shift
+	sync; echo 3 >/proc/sys/vm/drop_caches 2>/dev/null || true
+	/usr/bin/time -o "$work/time" -f '%e %M' "$@" >/dev/null 2>&1 ||
+		{ echo "$label failed" >&2; exit 1; }
+	echo "$label $(tail -1 "$work/time")"
+}
+a=$(measure f2fs-populate "$real" --root "$work/src" --no-progress "$work/our.img")
+b=$(measure sload.f2fs "$ref_sload" -f "$work/src" "$work/ref.img")
+echo "$a"
+echo "$b"
+echo "$a $b" | awk '{ printf "ratio f2fs-populate/sload.f2fs: time %.2f, peak RSS %.2f\n", $2 / ($5 ? $5 : 0.01), $3 / $6 }'
+echo "(times in seconds, peak RSS in KiB, page cache dropped before each when root)"
+for i in our ref; do
+	if "$ref_fsck" --dry-run "$work/$i.img" >"$work/fsck.$i" 2>&1 &&
+	   ! grep -Eq '\[Fail\]|\[FIX|ASSERT' "$work/fsck.$i"; then
+		echo "reference fsck on the $i image: clean"
+	else
+		echo "reference fsck on the $i image: NOT clean"; grep -E 'Fail|FIX|ASSERT' "$work/fsck.$i" | head -5
+	fi
+done
