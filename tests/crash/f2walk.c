@@ -161,7 +161,8 @@ static void walk(struct walker *w, uint32_t ino, const char *path, int depth)
 	err = f2_dir_iter(w->fs, &ir, collect, &l);
 	if (err)
 		damaged(w, path, "cannot list", err);
-	qsort(l.e, l.n, sizeof(*l.e), by_name);
+	if (l.n)
+		qsort(l.e, l.n, sizeof(*l.e), by_name);
 	for (size_t k = 0; k < l.n; k++) {
 		size_t len = strlen(path) + 1 + strlen((char *)l.e[k].name) + 1;
 		char *child = malloc(len);

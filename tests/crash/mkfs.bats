@@ -105,17 +105,19 @@ check_mkfs() {
 }
 
 @test "a long log is sampled: at least POWERCUT_SAMPLE prefixes, first and last included" {
-	old_volume "$T/old" 64M
-	# 400 harmless writes past the old volume's used blocks (its last
-	# segment), so every state is the old volume intact
+	# 400 writes by f2replay; the states are not judged (check: true),
+	# only counted, and no torn writes, to keep this quick
+	make_image "$T/dev" 4M
 	ops=()
-	for i in $(seq 0 399); do ops+=("write:$((60 * 1048576 + i * 4096)):4096:0x5a"); done
-	powercut_run "$T/old" check_mkfs -- "$F2REPLAY" run @IMG "${ops[@]}" >"$T/out" || { cat "$T/out"; false; }
+	for i in $(seq 0 399); do ops+=("write:$((i * 4096)):4096:0x5a"); done
+	POWERCUT_TORN= powercut_run "$T/dev" true -- "$F2REPLAY" run @IMG "${ops[@]}" >"$T/out" ||
+		{ cat "$T/out"; false; }
 	tail -n 1 "$T/out"
 	[ "$POWERCUT_RECORDS" -eq 400 ]
 	plain=$(powercut_prefixes 400 | wc -l)
 	[ "$plain" -ge "$POWERCUT_SAMPLE" ]
+	[ "$plain" -lt 400 ]
 	powercut_prefixes 400 | grep -qx 0
 	powercut_prefixes 400 | grep -qx 400
-	[ "$POWERCUT_CHECKED" -eq $((plain * 3 - 2)) ]
+	[ "$POWERCUT_CHECKED" -eq "$plain" ]
 }

@@ -27,8 +27,8 @@
 #    when the state is acceptable; what it prints is shown for failures.
 #    It must not assume it may keep IMAGE (it is deleted afterwards).
 # 4. powercut_run prints a line per failing state ("prefix K torn T: ..."
-#    with the check's output, the first POWERCUT_SHOW (5) in full) and a
-#    summary line; it returns 1 if any state failed or the writer did.
+#    with the check's output, the first POWERCUT_SHOW (5) in full, 20 at
+#    most) and a summary line; it returns 1 if any state failed or the writer did.
 #    It leaves POWERCUT_RECORDS (N), POWERCUT_CHECKED (states checked)
 #    and POWERCUT_FAILED set for the caller's own assertions.
 #
@@ -167,7 +167,7 @@ powercut_run() {
 					echo "prefix $k torn $t: FAILED:"
 					sed 's/^/    /' "$POWERCUT_DIR/check.out" | head -n 40
 					shown=$((shown + 1))
-				else
+				elif [ "$POWERCUT_FAILED" -le 20 ]; then
 					echo "prefix $k torn $t: FAILED"
 				fi
 			fi
