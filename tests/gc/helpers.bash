@@ -40,11 +40,17 @@ check_plan_consistent() {
 
 # content_manifest DIR: "path type size md5" of DIR's tree, sorted, in the
 # fixtures' manifest conventions ("." root, "-" for directory sizes and
-# non-file md5s), to compare with columns 1, 2, 6 and 8 of NAME.manifest
+# non-file md5s), to compare with columns 1, 2, 6 and 8 of NAME.manifest.
+# Files over 1 GiB are not read: basic's sparse 8.5 GB file would take
+# minutes; their size is still compared.
 content_manifest() {
 	(cd "$1" && find . -printf '%p\t%y\t%s\n' | while IFS=$'\t' read -r p t s; do
 		case $t in
-		f) printf '%s\t%s\t%s\t%s\n' "$p" f "$s" "$(md5sum <"$p" | cut -d' ' -f1)" ;;
+		f) if [ "$s" -gt 1073741824 ]; then
+			printf '%s\tf\t%s\tbig\n' "$p" "$s"
+		   else
+			printf '%s\t%s\t%s\t%s\n' "$p" f "$s" "$(md5sum <"$p" | cut -d' ' -f1)"
+		   fi ;;
 		d) printf '%s\td\t-\t-\n' "$p" ;;
 		*) printf '%s\t%s\t%s\t-\n' "$p" "$t" "$s" ;;
 		esac
@@ -84,7 +90,8 @@ image_intact() {
 	"$DUMP" --extract / --output "$out" "$img" >"$out.dump" 2>&1 ||
 		{ echo "dump --extract failed:"; cat "$out.dump"; return 1; }
 	content_manifest "$out" >"$out.got"
-	awk -F'\t' -v OFS='\t' '{ print $1, $2, ($2 == "f" ? $6 : "-"), ($2 == "f" ? $8 : "-") }' \
+	awk -F'\t' -v OFS='\t' '{ print $1, $2, ($2 == "d" ? "-" : $6),
+			($2 != "f" ? "-" : $6 > 1073741824 ? "big" : $8) }' \
 		"$F2_FIXTURES/$name.manifest" | LC_ALL=C sort >"$out.want"
 	diff "$out.want" "$out.got" || return 1
 	rm -rf "$out"

@@ -88,6 +88,21 @@ clean_and_check() {
 	[ "$(jqv .before.dirty_sections)" -le 6 ]
 }
 
+@test "move: the other kernel fixtures (xattrs, compression, encryption, quota, big sparse file)" {
+	local name img
+	for name in basic allfeat compress; do
+		img=$BATS_TEST_TMPDIR/$name.img
+		fixture_copy "$name" "$img"
+		gc_json "$img"
+		[ "$(jqv .owners.bad)" -eq 0 ] && [ "$(jqv .owners.stale)" -eq 0 ]
+		"$GC" --no-progress "$img" >"$img.out" 2>&1 || { cat "$img.out"; return 1; }
+		echo "$name: $(grep '^result' "$img.out")"
+		grep -q '^result: [1-9]' "$img.out"
+		image_intact "$img" "$name"
+		rm -f "$img"
+	done
+}
+
 @test "move: crash at checkpoint boundaries, inside a checkpoint, a torn head, mid-run" {
 	local orig=$BATS_TEST_TMPDIR/orig.img img=$BATS_TEST_TMPDIR/run.img log=$BATS_TEST_TMPDIR/run.log
 	fixture_copy aged "$orig"
