@@ -46,6 +46,12 @@ TEST_READ=$F2_BUILD/tests/unit/test_read
 	[ "$status" -eq 0 ]
 }
 
+@test "read API: file data on the second device of a two-device volume reads back exactly" {
+	run "$F2_BUILD/tests/unit/test_read_multidev"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
 @test "read API: multi-device volumes (ours and the reference's) open through every device" {
 	require_prog "$REF_MKFS" "$MKFS" "$TEST_READ" "$DUMP"
 	local t=$BATS_TEST_TMPDIR
