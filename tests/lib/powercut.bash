@@ -11,7 +11,8 @@
 # 1. START_IMAGE is copied (sparse) to the device; the word @IMG in ARGS
 #    stands for that copy.  WRITER ARGS runs once with F2_IO_RECORD set,
 #    so every write, zero, discard and flush it makes through f2_io_open()
-#    is logged (lib/io/record.c); it must exit 0.  The device afterwards
+#    is logged (lib/io/record.c); it must exit with a status listed in
+#    POWERCUT_WRITER_OK (default "0"; fsck -y: "1").  The device afterwards
 #    is kept as $POWERCUT_FINAL.
 # 2. With N records in the log (f2replay count), the prefixes checked are
 #    every one of 0..N when N <= POWERCUT_ALL (300), else a deterministic
@@ -69,10 +70,12 @@
 #              powercut_check_start_or_final -- "$POPULATE" --root DIR @IMG
 #              with POWERCUT_FSCK="$FSCK -n -f": every file there before,
 #              or written and committed by the checkpoint, has its content.
-#   fsck -y    powercut_run DAMAGED check_fsck -- "$FSCK" -y @IMG: every
-#              state opens, and `$FSCK -n` on it finds either the original
-#              problems or none (fsck sets its "needs checking" flag before
-#              the first repair write).
+#   fsck -y    tests/crash/fsck.bats: powercut_run DAMAGED
+#              powercut_check_start_or_final -- "$FSCK" -y @IMG with
+#              POWERCUT_WRITER_OK=1, POWERCUT_FSCK="$FSCK -n -f" and the
+#              case's own problem codes added to POWERCUT_FSCK_ALLOW: every
+#              state opens with the same tree, and fsck finds the original
+#              problems or none.
 #   roll-forward, gc, defrag   as populate (gc and defrag must show the
 #              same tree at the start and the end; gc with
 #              --checkpoint-every: powercut_check_committed).
@@ -119,7 +122,7 @@ powercut_state() {
 }
 
 powercut_run() {
-	local start=$1 check=$2 n k t len op arg out rc=0 shown=0
+	local start=$1 check=$2 n k t len op arg out rc=0 shown=0 status
 	local -a cmd=()
 	shift 2
 	[ "${1:-}" = -- ] || { echo "powercut_run: usage: START CHECK_FN -- WRITER ARGS..." >&2; return 2; }
@@ -138,11 +141,14 @@ powercut_run() {
 		[ "$arg" = @IMG ] && arg=$POWERCUT_FINAL
 		cmd+=("$arg")
 	done
-	if ! F2_IO_RECORD=$POWERCUT_LOG "${cmd[@]}" </dev/null >"$POWERCUT_DIR/writer.out" 2>&1; then
-		echo "powercut: the writer failed: ${cmd[*]}" >&2
+	status=0
+	F2_IO_RECORD=$POWERCUT_LOG "${cmd[@]}" </dev/null >"$POWERCUT_DIR/writer.out" 2>&1 || status=$?
+	case " ${POWERCUT_WRITER_OK:-0} " in
+	*" $status "*) ;;
+	*)	echo "powercut: the writer failed (exit $status): ${cmd[*]}" >&2
 		cat "$POWERCUT_DIR/writer.out" >&2
-		return 1
-	fi
+		return 1 ;;
+	esac
 	n=$("$F2REPLAY" count "$POWERCUT_LOG") || return 1
 	"$F2REPLAY" list "$POWERCUT_LOG" >"$POWERCUT_LIST" || return 1
 	POWERCUT_RECORDS=$n
@@ -200,13 +206,14 @@ powercut_commit_summary() {
 # to report it, and the volume is consistent.
 POWERCUT_FSCK_ALLOW=${POWERCUT_FSCK_ALLOW:-0x020002}
 powercut_fsck_ok() {
-	local img=$1 out status=0 codes c bad=
+	local img=$1 out status=0 codes c bad= allow
 	out=$($POWERCUT_FSCK "$img" 2>&1) || status=$?
 	[ $status -eq 0 ] && return 0
-	codes=$(grep -oE '^0x[0-9a-f]{6}' <<<"$out" | sort -u)
+	codes=$(grep -oE '^0x[0-9a-fA-F]{6}' <<<"$out" | tr A-F a-f | sort -u)
+	allow=$(tr A-F a-f <<<" $POWERCUT_FSCK_ALLOW ")
 	if [ $status -lt 128 ] && [ -n "$codes" ]; then
 		for c in $codes; do
-			case " $POWERCUT_FSCK_ALLOW " in *" $c "*) ;; *) bad=1 ;; esac
+			case $allow in *" $c "*) ;; *) bad=1 ;; esac
 		done
 		[ -z "$bad" ] && return 0
 	fi
