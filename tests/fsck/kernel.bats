@@ -5,7 +5,9 @@
 # deletes and rewrites files on them, and afterwards our fsck -f -n and
 # the reference fsck --dry-run find them clean.  One more image is left by
 # the kernel with an orphan inode (open, unlinked, synced, never
-# unmounted): our fsck walks the orphan and finds nothing wrong.
+# unmounted): our fsck, run in the guest while it is mounted, refuses -y
+# and warns under -n; on the host it walks the orphan and finds nothing
+# wrong.
 load ../lib/common
 load ../lib/kernel
 
@@ -31,6 +33,7 @@ export F2FIELD REF_SLOAD
 	done
 	truncate -s 256M "$d/orphan.img"
 	"$REF_MKFS" -q -f -O extra_attr,inode_checksum "$d/orphan.img" >/dev/null
+	kernel_add_binary "$FSCK"
 	rc=0; kernel_run "$BATS_TEST_DIRNAME/guest/repaired-check.sh" "${imgs[@]}" "$d/orphan.img" || rc=$?
 	kernel_output >"$d/out"
 	cat "$d/out"
@@ -51,6 +54,9 @@ export F2FIELD REF_SLOAD
 	done
 	letter=$(printf "\\x$(printf %x $((97 + ${#cases[@]})))")
 	grep -q "^vd$letter orphan rc=0" "$d/out" || { echo "orphan: setup failed"; return 1; }
+	# on the mounted device: -y refused (exit 8), -n runs with a warning
+	grep -q "^vd$letter fsck-y rc=8 1" "$d/out"
+	grep -Eq "^vd$letter fsck-n rc=[04] 1" "$d/out"
 	rc=0; "$FSCK" -n -v "$d/orphan.img" >"$d/orphan.out" 2>&1 || rc=$?
 	cat "$d/orphan.out"
 	[ "$rc" -eq 0 ]

@@ -5,8 +5,10 @@
 # delete and rewrite files, unmount.  The last disk is left with an orphan
 # inode: a file is kept open by a background process, unlinked, and the
 # file system synced, and it stays mounted until the guest powers off.
-# Prints "vdX mount rc=N", "vdX md5 SUM PATH", "vdX write rc=N",
-# "vdX umount rc=N" (or "vdX orphan rc=N" for the last), then DONE.
+# Our fsck.f2fs is then run on that mounted disk (-y must refuse, -n
+# warns).  Prints "vdX mount rc=N", "vdX md5 SUM PATH", "vdX write rc=N",
+# "vdX umount rc=N" (for the last: "vdX orphan rc=N", "vdX fsck-y rc=N
+# COUNT", "vdX fsck-n rc=N COUNT"), then DONE.
 last=$(ls -d /sys/block/vd* | tail -n 1)
 for d in /sys/block/vd*; do
 	dev=$(basename "$d")
@@ -17,6 +19,12 @@ for d in /sys/block/vd*; do
 		seq 1 100000 >/mnt/orphan && sync &&
 			{ sleep 100000 </mnt/orphan & } && sleep 1 && rm /mnt/orphan && sync
 		echo "$dev orphan rc=$?"
+		# fsck.f2fs (staged as /bin/fsck.f2fs) refuses to repair it
+		# while mounted, and checks it read-only with a warning
+		fsck.f2fs -y "/dev/$dev" >/tmp/fy.out 2>&1
+		echo "$dev fsck-y rc=$? $(grep -c 'is mounted on /mnt' /tmp/fy.out)"
+		fsck.f2fs -n "/dev/$dev" >/tmp/fn.out 2>&1
+		echo "$dev fsck-n rc=$? $(grep -c 'warning: .* is mounted on /mnt' /tmp/fn.out)"
 		continue
 	fi
 	(cd /mnt && find . -type f | sort | while read -r f; do
