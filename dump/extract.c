@@ -186,15 +186,35 @@ static int put_xattr(void *ctx, const struct f2_xattr *xa)
 	const char *p = f2_xattr_prefix(xa->index);
 	char name[300];
 
-	if (!p || !strncmp(p, "system.", 7))
-		return 0;	/* ACLs (f2fs's own layout) and internal attributes */
-	if (strcmp(p, "user.") && x->eo->xattrs < 2)
+	const uint8_t *val = xa->value;
+	size_t vlen = xa->value_len;
+	/* x->buf is free while attributes are set (data copied, or a
+	 * directory's children done) and holds the largest converted ACL */
+	uint8_t *acl = x->buf;
+	_Static_assert(CHUNK_BLOCKS * F2_BLKSIZE >= 4 + 2 * 65536, "ACL buffer");
+
+	if (!p || xa->index == F2_XATTR_INDEX_ADVISE)
+		return 0;	/* internal attributes */
+	if (xa->index == F2_XATTR_INDEX_POSIX_ACL_ACCESS ||
+	    xa->index == F2_XATTR_INDEX_POSIX_ACL_DEFAULT) {
+		/* f2fs keeps ACLs in its own compact layout */
+		long n = xa->name_len ? F2_ECORRUPT : f2_acl_to_posix(val, vlen, acl,
+									  (size_t)CHUNK_BLOCKS * F2_BLKSIZE);
+
+		if (n < 0) {
+			ex_warn(x, c->rel, "POSIX ACL malformed: not restored");
+			return 0;
+		}
+		val = acl;
+		vlen = (size_t)n;
+	} else if (strcmp(p, "user.") && x->eo->xattrs < 2) {
 		return 0;
+	}
 	if (memchr(xa->name, 0, xa->name_len))
 		return 0;
 	snprintf(name, sizeof(name), "%s%.*s", p, (int)xa->name_len, xa->name);
-	if (c->fd >= 0 ? fsetxattr(c->fd, name, xa->value, xa->value_len, 0) :
-	    lsetxattr(c->path, name, xa->value, xa->value_len, 0)) {
+	if (c->fd >= 0 ? fsetxattr(c->fd, name, val, vlen, 0) :
+	    lsetxattr(c->path, name, val, vlen, 0)) {
 		if ((errno == ENOTSUP || errno == EPERM) && x->xattr_warned++)
 			return 0;
 		char why[400];

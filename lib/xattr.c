@@ -70,7 +70,8 @@ int f2_xattr_iter(struct f2_fs *fs, const struct f2_inode_ref *ir,
 		if (!memcmp(buf + off, "\0\0\0\0", 4))
 			break;
 		size = F2_XATTR_ALIGN(sizeof(*e) + e->name_len + f2_le16(e->value_size));
-		if (off + size > total || !e->name_len) {
+		/* POSIX ACLs are stored with an empty name: name_len 0 is fine */
+		if (off + size > total) {
 			r = f2_fs_fail(fs, F2_ECORRUPT,
 				       "ino %u: xattr entry at byte %zu (name length %u, value %u) "
 				       "runs past the xattr area of %zu bytes", ir->ino, off,
@@ -92,4 +93,68 @@ int f2_xattr_iter(struct f2_fs *fs, const struct f2_inode_ref *ir,
 	}
 	free(buf);
 	return err;
+}
+
+/* On-disk ACL (fs/f2fs layout): a version-1 header, then short entries
+ * (tag, perm) for the owner, owning group, mask and other, and full
+ * entries (tag, perm, id) for named users and groups. */
+#define F2_ACL_VERSION		1
+#define POSIX_ACL_VERSION	2
+#define ACL_USER_OBJ		0x01
+#define ACL_USER		0x02
+#define ACL_GROUP_OBJ		0x04
+#define ACL_GROUP		0x08
+#define ACL_MASK		0x10
+#define ACL_OTHER		0x20
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+long f2_acl_to_posix(const uint8_t *in, size_t len, uint8_t *out, size_t cap)
+{
+	size_t o = 4, i = 4;
+
+	if (len < 4 || (uint32_t)(in[0] | in[1] << 8 | in[2] << 16 | (uint32_t)in[3] << 24) !=
+	    F2_ACL_VERSION || cap < 4)
+		return F2_ECORRUPT;
+	put32(out, POSIX_ACL_VERSION);
+	while (i < len) {
+		uint16_t tag, perm;
+		uint32_t id = 0xFFFFFFFFu;
+
+		if (len - i < 4)
+			return F2_ECORRUPT;
+		tag = (uint16_t)(in[i] | in[i + 1] << 8);
+		perm = (uint16_t)(in[i + 2] | in[i + 3] << 8);
+		switch (tag) {
+		case ACL_USER_OBJ: case ACL_GROUP_OBJ: case ACL_MASK: case ACL_OTHER:
+			i += 4;
+			break;
+		case ACL_USER: case ACL_GROUP:
+			if (len - i < 8)
+				return F2_ECORRUPT;
+			id = (uint32_t)in[i + 4] | (uint32_t)in[i + 5] << 8 |
+			     (uint32_t)in[i + 6] << 16 | (uint32_t)in[i + 7] << 24;
+			i += 8;
+			break;
+		default:
+			return F2_ECORRUPT;
+		}
+		if (cap - o < 8)
+			return F2_ERANGE;
+		put16(out + o, tag);
+		put16(out + o + 2, perm);
+		put32(out + o + 4, id);
+		o += 8;
+	}
+	return (long)o;
 }

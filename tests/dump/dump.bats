@@ -167,3 +167,24 @@ setup() {
 	chmod 0644 "$IMG"
 	[ "$status" -eq 0 ]
 }
+
+@test "dump: inline xattrs: a POSIX ACL (f2fs layout, empty name) is restored as system.posix_acl_access, user. as is" {
+	local t=$BATS_TEST_TMPDIR img=$BATS_TEST_TMPDIR/acl.img a
+	cp --sparse=always "$IMG" "$img"
+	a=$(json "$img" '.inode.blkaddr' --stat /f4k)
+	[ "$(json "$img" '.inode.i_inline' --stat /f4k)" = 1 ]	# inline xattr area, 50 words
+	# header (magic, refcount 1, reserved), an ACL entry (index 2, no name,
+	# 28 bytes: owner rw, user 1000 r, group -, mask -, other -), a user.
+	# entry "abc" = "hello", and the end mark
+	patch_bytes "$img" $((a * 4096 + 360 + 873 * 4)) \
+"1120f5f201000000$(printf '0%.0s' $(seq 1 32))\
+02001c00""01000000""01000600""02000400e8030000""04000000""10000000""20000000\
+010305006162636865""6c6c6f""00000000"
+	run "$DUMP" --json --stat /f4k "$img"
+	echo "$output" | jq -e '.inode.xattrs | length == 2'
+	"$DUMP" --extract /f4k --output "$t/out" "$img"
+	[ "$(getfattr -h --only-values -n user.abc "$t/out/f4k")" = hello ]
+	[ "$(getfattr -h -e hex -n system.posix_acl_access "$t/out/f4k" | sed -n 's/^system.posix_acl_access=0x//p')" = \
+	  "0200000001000600ffffffff02000400e803000004000000ffffffff10000000ffffffff20000000ffffffff" ]
+	[ "$(stat -c %a "$t/out/f4k")" = 600 ]
+}

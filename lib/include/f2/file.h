@@ -124,4 +124,11 @@ const char *f2_xattr_prefix(uint8_t index);
 int f2_xattr_iter(struct f2_fs *fs, const struct f2_inode_ref *ir,
 		  int (*fn)(void *ctx, const struct f2_xattr *x), void *ctx);
 
+/*
+ * Convert a POSIX ACL as f2fs stores it (xattr index 2 or 3, empty name)
+ * into the format of the system.posix_acl_* xattrs of setxattr(2).
+ * Returns the length written to out, F2_ECORRUPT or F2_ERANGE.
+ */
+long f2_acl_to_posix(const uint8_t *in, size_t len, uint8_t *out, size_t cap);
+
 #endif /* F2_FILE_H */
