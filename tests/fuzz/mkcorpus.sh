@@ -12,16 +12,18 @@
 #               zeros, nested directories, a 150-entry directory spanning
 #               several dentry blocks, short and long symlinks, a hard
 #               link, a fifo, an empty file), as the diff from base V
+#   engine-V    the same tree written by our own engine (f2fs-populate),
+#               for the bases it accepts (0 and 2: it refuses quota)
 # The tree is small because sload 1.15 runs out of room on a 64 MiB
-# volume past ~2 MiB of data; Debian's sload has no compression support,
-# so compressed clusters are reached by mutation only (until our own
-# populate engine can write seeds).  Our engine writes nothing but mkfs
-# today; when populate lands, seeds written by it belong here too.
+# volume past ~2 MiB of data; neither Debian's sload nor f2fs-populate
+# writes compressed files, so compressed clusters are reached by mutation
+# only.
 set -eu
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=${FUZZ_OUT:-$top/tests/.cache/fuzz}
 sload=${REF_SLOAD:-/sbin/sload.f2fs}
+populate=${POPULATE:-$top/mkfs/f2fs-populate}
 "$top/tests/fuzz/build.sh" "$out" >/dev/null
 tool=$out/fztool
 tmp=$(mktemp -d)
@@ -57,8 +59,15 @@ for v in 0 1 2; do
 	fi
 	"$tool" diff "$v" "$tmp/img" "$tmp/tree-$v"
 	printf "\\x0$v" >"$tmp/base-$v"
+	seeds=("$tmp/tree-$v" "$tmp/base-$v")
+	if [ "$v" != 1 ]; then
+		"$tool" base "$v" "$tmp/img"
+		"$populate" --root "$src" -q -T 1700000000 "$tmp/img"
+		"$tool" diff "$v" "$tmp/img" "$tmp/engine-$v"
+		seeds+=("$tmp/engine-$v")
+	fi
 	for t in $targets; do
-		cp "$tmp/tree-$v" "$tmp/base-$v" "$top/tests/fuzz/corpus/$t/"
+		cp "${seeds[@]}" "$top/tests/fuzz/corpus/$t/"
 	done
 done
 du -sh "$top/tests/fuzz/corpus"
