@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "f2/errors.h"
+#include "f2/file.h"
 #include "f2/fs.h"
 #include "f2/io.h"
 #include "f2/mkfs.h"
@@ -169,6 +170,28 @@ static void test_image(const char *path)
 	f2_fs_close(fs);
 }
 
+static void test_acl(void)
+{
+	static const uint8_t in[] = { 1, 0, 0, 0,  1, 0, 6, 0,  2, 0, 4, 0, 0xe8, 3, 0, 0,
+				      4, 0, 4, 0,  0x10, 0, 4, 0,  0x20, 0, 0, 0 };
+	uint8_t out[64];
+
+	CHECK_EQ(f2_acl_to_posix(in, sizeof(in), out, sizeof(out)), 4 + 5 * 8);
+	CHECK_EQ(out[0], 2);
+	CHECK_EQ(out[4 + 8 + 4], 0xe8);			/* the named user's id */
+	CHECK_EQ(out[4 + 4], 0xff);			/* owner: undefined id */
+	CHECK_EQ(f2_acl_to_posix(in, sizeof(in) - 2, out, sizeof(out)), F2_ECORRUPT);
+	CHECK_EQ(f2_acl_to_posix(in, 12, out, sizeof(out)), F2_ECORRUPT);	/* cut user */
+	CHECK_EQ(f2_acl_to_posix(in, sizeof(in), out, 20), F2_ERANGE);
+	uint8_t bad[sizeof(in)];
+	memcpy(bad, in, sizeof(in));
+	bad[0] = 2;
+	CHECK_EQ(f2_acl_to_posix(bad, sizeof(bad), out, sizeof(out)), F2_ECORRUPT);
+	memcpy(bad, in, sizeof(in));
+	bad[4] = 0x40;
+	CHECK_EQ(f2_acl_to_posix(bad, sizeof(bad), out, sizeof(out)), F2_ECORRUPT);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) {
@@ -176,6 +199,7 @@ int main(int argc, char **argv)
 			test_image(argv[i]);
 	} else {
 		test_basic();
+		test_acl();
 	}
 	UNIT_DONE();
 }
