@@ -142,13 +142,14 @@ static void actual_after(const struct gc_cmd *c, const struct f2_gc_map *m2,
 							 m2->blocks_per_sec);
 }
 
-/* Move the victims; 0 or GC_EXIT_ERROR (reported). */
+/* Move the victims (*done of them: fewer when free space runs out); 0 or
+ * GC_EXIT_ERROR (reported). */
 static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, const struct f2_gc_plan *p,
-		     struct f2_gc_move_stats *ms)
+		     struct f2_gc_move_stats *ms, uint32_t *done)
 {
 	struct f2_wfs *w = NULL;
 	int r = f2_wfs_open(fs, NULL, &w);
-	uint32_t i = 0;
+	uint32_t i = 0, since_cp = 0;
 
 	memset(ms, 0, sizeof(*ms));
 	if (r) {
@@ -158,12 +159,34 @@ static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, const struct f2_g
 		return GC_EXIT_ERROR;
 	}
 	for (; !r && i < p->nvictims; i++) {
+		struct f2_wfs_stats ws;
+		/* room for this victim's blocks plus a section of slack per log
+		 * type; else commit first, so the victims cleaned so far are free */
+		uint64_t need = (p->v[i].valid + F2_BLKS_PER_SEG - 1) / F2_BLKS_PER_SEG +
+				2ull * f2_le32(fs->sb.segs_per_sec);
+
+		f2_wfs_stats(w, &ws);
+		if (ws.free_segs < need && since_cp) {
+			r = f2_wfs_checkpoint(w);
+			since_cp = 0;
+			f2_wfs_stats(w, &ws);
+		}
+		if (!r && ws.free_segs < need) {
+			fprintf(stderr, "%sgc.f2fs: %s: stopping after %u sections: %u free segments, "
+				"section %u needs %llu\n", c->progress ? "\n" : "", c->device, i,
+				ws.free_segs, p->v[i].secno, (unsigned long long)need);
+			break;
+		}
 		if (c->progress)
 			fprintf(stderr, "\rgc.f2fs: cleaning section %u of %u", i + 1, p->nvictims);
 		r = f2_gc_move_section(w, p->v[i].secno, ms);
-		if (!r && (i + 1) % c->cp_every == 0 && i + 1 < p->nvictims)
+		since_cp++;
+		if (!r && since_cp >= c->cp_every && i + 1 < p->nvictims) {
 			r = f2_wfs_checkpoint(w);
+			since_cp = 0;
+		}
 	}
+	*done = i;
 	if (!r)
 		r = f2_wfs_checkpoint(w);
 	if (c->progress && p->nvictims)
@@ -228,7 +251,11 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!rc && !c.dry_run && p.nvictims) {
-		rc = run_moves(&c, fs, &p, &ms);
+		uint32_t done = 0;
+
+		rc = run_moves(&c, fs, &p, &ms, &done);
+		if (!rc && done < p.nvictims)
+			p.nvictims = done;	/* report what was cleaned */
 		f2_fs_close(fs);
 		f2_io_close(io);
 		fs = NULL;
