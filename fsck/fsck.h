@@ -10,6 +10,7 @@
 #include "f2/fs.h"
 #include "inomap.h"
 #include "options.h"
+#include "readahead.h"
 #include "sbitmap.h"
 
 struct finding {
@@ -60,6 +61,9 @@ struct fsck_ctx {
 	uint32_t ssa_segno[SSA_CACHE];
 	struct f2_summary_block *ssa_blk;
 	unsigned ssa_next;
+
+	/* read-ahead windows of the walk: node blocks, data (dentry) blocks */
+	struct ra_window ra_node, ra_data;
 
 	/* scratch block buffers for the walk (no large stack frames) */
 	uint8_t *buf;

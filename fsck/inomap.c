@@ -67,7 +67,7 @@ struct ino_rec *inomap_get(struct inomap *m, uint32_t ino, int *created)
 		*created = 0;
 	if (r || !ino)
 		return r;
-	if ((m->n + 1) * 4 > m->cap * 3 && grow(m))
+	if ((uint64_t)(m->n + 1) * 20 > (uint64_t)m->cap * 17 && grow(m))
 		return NULL;
 	for (s = slot_of(ino, m->cap); m->tab[s].ino; s = (s + 1) & (m->cap - 1))
 		;

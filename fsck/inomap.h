@@ -2,7 +2,7 @@
 /*
  * inomap.h - what the tree walk remembers per inode: links found in
  * dentries, the inode's own i_links, its kind and state.  An open
- * addressing hash keyed by ino, 20 bytes an inode.
+ * addressing hash keyed by ino, 16 bytes an inode, filled up to 85%.
  */
 #ifndef FSCK_INOMAP_H
 #define FSCK_INOMAP_H
@@ -16,13 +16,13 @@
 
 struct ino_rec {
 	uint32_t ino;
-	uint32_t found;		/* dentries naming it (subdirs for a directory) */
+	uint32_t found;		/* dentries naming it */
 	uint32_t links;		/* i_links on disk */
-	uint32_t subdirs;	/* directories among its entries */
-	uint8_t flags;
-	uint8_t ftype;		/* enum f2_ftype from the mode */
-	uint16_t pad;
+	uint32_t subdirs : 24;	/* directories among its entries (saturates) */
+	uint32_t flags : 5;	/* INO_* */
+	uint32_t ftype : 3;	/* enum f2_ftype from the mode */
 };
+#define INO_SUBDIRS_MAX	0xFFFFFFu
 
 struct inomap {
 	struct ino_rec *tab;

@@ -84,6 +84,8 @@ static void free_ctx(struct fsck_ctx *ctx)
 	free(ctx->seg_type);
 	free(ctx->nat_bits);
 	ssa_free(ctx);
+	ra_free(&ctx->ra_node);
+	ra_free(&ctx->ra_data);
 	problems_free(ctx);
 	if (ctx->fs)
 		f2_fs_close(ctx->fs);

@@ -179,7 +179,7 @@ static int load_node(struct walk *w, uint32_t nid, uint32_t ofs, uint8_t *buf, c
 		return -1;
 	w->nodes++;
 	ctx->nodes_found++;
-	if (f2_fs_read_block(fs, ni.blkaddr, buf)) {
+	if (ra_read(fs, &ctx->ra_node, ni.blkaddr, buf)) {
 		fix_problem(ctx, PR_NODE_READ, "ino %u: %s nid %u: %s", w->ino, what, nid, fs->why);
 		return -1;
 	}
@@ -222,7 +222,7 @@ static int walk_addrs(struct walk *w, const void *area, uint32_t n, uint32_t nid
 			continue;
 		w->blocks++;
 		if (w->is_dir && !(w->ir->node.i.i_inline & F2_INLINE_DENTRY)) {
-			if (f2_fs_read_block(w->ctx->fs, a, w->data)) {
+			if (ra_read(w->ctx->fs, &w->ctx->ra_data, a, w->data)) {
 				fix_problem(w->ctx, PR_NODE_READ, "ino %u: directory block %llu: %s",
 					    w->ino, (unsigned long long)(fofs + k), w->ctx->fs->why);
 				continue;
@@ -432,6 +432,10 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 		if (err)
 			return err;
 	}
+	/* the walk added the children to ctx->inodes, which may have moved */
+	r = inomap_find(&ctx->inodes, wk->ino);
+	if (!r)
+		return -ENOMEM;
 	iblocks = f2_le64(in->i_blocks);
 	if (iblocks != w->nodes + w->blocks)
 		fix_problem(ctx, PR_INODE_BLOCKS,
@@ -450,7 +454,7 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 		if (!wk->special) {
 			struct ino_rec *p = inomap_find(&ctx->inodes, wk->parent);
 
-			if (p)
+			if (p && p->subdirs < INO_SUBDIRS_MAX)
 				p->subdirs++;
 		}
 	}
@@ -505,6 +509,8 @@ int pass_tree(struct fsck_ctx *ctx)
 
 	if (sbm_init(&ctx->nid_reached, fs->max_nid) ||
 	    sbm_init(&ctx->blk_claimed, (uint64_t)fs->main_segs * F2_BLKS_PER_SEG))
+		return -ENOMEM;
+	if (ra_init(&ctx->ra_node) || ra_init(&ctx->ra_data))
 		return -ENOMEM;
 	ctx->ssa_blk = malloc(SSA_CACHE * sizeof(*ctx->ssa_blk));
 	bufs = malloc(4 * F2_BLKSIZE);
