@@ -9,6 +9,7 @@
 #include <string.h>
 #include "f2/bitmap.h"
 #include "f2/errors.h"
+#include "f2/file.h"
 #include "f2/fs.h"
 #include "dump.h"
 #include "fields.h"
@@ -174,6 +175,35 @@ static const char *area_of(const struct f2_fs *fs, uint64_t b)
 	return "beyond main";
 }
 
+/* A data block's owner: inode and file block, checked by mapping back. */
+static void data_owner(struct dump_ctx *d, uint64_t b, uint32_t nid, uint32_t ofs_in_node)
+{
+	struct f2_fs *fs = d->fs;
+	struct f2_node *node = malloc(sizeof(*node));
+	struct f2_file *f = NULL;
+	struct f2_nat_info ni;
+	int64_t start;
+	uint32_t addr;
+
+	if (!node || f2_node_read(fs, nid, 0, node, &ni) ||
+	    f2_file_open(fs, f2_le32(node->footer.ino), &f)) {
+		out_str(d->o, "owner.error", fs->why, strlen(fs->why));
+		goto out;
+	}
+	start = f2_file_node_start(f, f2_node_ofs(node));
+	out_u64(d->o, "owner.ino", f->ir.ino);
+	if (start < 0) {
+		out_str(d->o, "owner.error", "summary names an indirect node", 30);
+		goto out;
+	}
+	out_u64(d->o, "owner.file_block", (uint64_t)(start + ofs_in_node));
+	out_u64(d->o, "owner.maps_back",
+		!f2_file_map(f, (uint64_t)(start + ofs_in_node), &addr, NULL) && addr == b);
+out:
+	f2_file_close(f);
+	free(node);
+}
+
 void dump_block(struct dump_ctx *d, uint64_t b)
 {
 	struct f2_fs *fs = d->fs;
@@ -215,6 +245,8 @@ void dump_block(struct dump_ctx *d, uint64_t b)
 		out_u64(d->o, "NAT.blkaddr", ni.blkaddr);
 		out_u64(d->o, "NAT.ino", ni.ino);
 	}
+	if (sum.footer.entry_type == F2_SUM_TYPE_DATA && nid)
+		data_owner(d, b, nid, f2_le16(sum.entries[off].ofs_in_node));
 	if (sum.footer.entry_type == F2_SUM_TYPE_NODE && !f2_fs_read_block(fs, b, &node)) {
 		print_footer(d->o, &node);
 		if (f2_le32(node.footer.nid) == f2_le32(node.footer.ino) && !f2_node_ofs(&node)) {

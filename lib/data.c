@@ -320,3 +320,27 @@ int f2_symlink_read(struct f2_fs *fs, const struct f2_inode_ref *ir, char *buf, 
 				  ir->ino);
 	return 0;
 }
+
+int64_t f2_file_node_start(const struct f2_file *f, uint32_t node_ofs)
+{
+	const uint64_t ind_end = 2ull * NIDS + 4;	/* last offset under IND2 */
+	uint64_t idx;	/* index of the direct node among the file's direct nodes */
+
+	if (node_ofs == 0)
+		return 0;
+	if (node_ofs <= 2) {
+		idx = node_ofs - 1;
+	} else if (node_ofs <= ind_end) {
+		/* IND1 at 3, its children 4..; IND2 at 4 + NIDS, its children next */
+		if (node_ofs == 3 || node_ofs == 4 + NIDS)
+			return -1;
+		idx = node_ofs - 2 - (node_ofs - 4) / (NIDS + 1);
+	} else {
+		uint64_t rel = node_ofs - ind_end - 1;	/* 0 = the DIND node */
+
+		if (rel == 0 || (rel - 1) % (NIDS + 1) == 0)
+			return -1;			/* an indirect node */
+		idx = node_ofs - 5 - (node_ofs - ind_end - 3) / (NIDS + 1);
+	}
+	return (int64_t)(idx * f2_file_addrs_per_block(f) + f->ir.addrs);
+}

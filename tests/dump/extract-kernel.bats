@@ -100,3 +100,23 @@ check_big_files() {
 		compare_ssa "$F2_FIXTURES/$n.img" 10
 	done
 }
+
+@test "extract-kernel: every data block maps back to its file block (summary, node offset, f2_file_node_start); dump -b names the owner" {
+	local p a ino
+	for p in /size/direct929p1 /size/dnode2900 /size/indirect /sparse/dind /sparse/holes; do
+		run "$F2_BUILD/tests/unit/test_read" --owner "$F2_FIXTURES/basic.img" "$p"
+		echo "$output"
+		[ "$status" -eq 0 ]
+	done
+	for p in /zstd/mixed1m.txt /lzo-rle/mixed1m.txt /lz4hc/mixed1m.txt; do
+		run "$F2_BUILD/tests/unit/test_read" --owner "$F2_FIXTURES/compress.img" "$p"
+		echo "$output"
+		[ "$status" -eq 0 ]
+	done
+	ino=$("$DUMP" --json --stat /size/indirect "$F2_FIXTURES/basic.img" | jq .inode.ino)
+	a=$("$DUMP" --json --stat /size/indirect "$F2_FIXTURES/basic.img" | jq '.inode.i_addr[5].addr')
+	run "$DUMP" --json -b "$a" "$F2_FIXTURES/basic.img"
+	echo "$output" | jq -c .block
+	[ "$(echo "$output" | jq '.block["owner.ino"]')" = "$ino" ]
+	[ "$(echo "$output" | jq '.block["owner.maps_back"]')" = 1 ]
+}

@@ -192,9 +192,52 @@ static void test_acl(void)
 	CHECK_EQ(f2_acl_to_posix(bad, sizeof(bad), out, sizeof(out)), F2_ECORRUPT);
 }
 
+/* Every data block of path maps back to its file block through its
+ * summary entry, its node's offset and f2_file_node_start(). */
+static void test_owner(const char *img, const char *path)
+{
+	struct f2_fs *fs;
+	struct f2_inode_ref ir;
+	struct f2_file *f;
+	struct f2_node node;
+	struct f2_summary_block sum;
+	uint64_t checked = 0;
+
+	CHECK_EQ(f2_fs_open(img, NULL, &fs), 0);
+	CHECK_EQ(f2_path_lookup(fs, path, &ir), 0);
+	CHECK_EQ(f2_file_open_ref(fs, &ir, &f), 0);
+	for (uint64_t b = f2_file_next_data(f, 0); b < (ir.size + 4095) / 4096;
+	     b = f2_file_next_data(f, b + 1)) {
+		uint32_t a, segno, nid, ofs;
+		int64_t start;
+
+		if (f2_file_map(f, b, &a, NULL) || !f2_fs_in_main(fs, a))
+			continue;
+		segno = f2_fs_segno(fs, a);
+		CHECK_EQ(f2_ssa_read(fs, segno, &sum, NULL), 0);
+		ofs = (uint32_t)(a - f2_fs_seg_start(fs, segno));
+		nid = f2_le32(sum.entries[ofs].nid);
+		CHECK_EQ(f2_node_read(fs, nid, ir.ino, &node, NULL), 0);
+		start = f2_file_node_start(f, f2_node_ofs(&node));
+		if ((uint64_t)(start + f2_le16(sum.entries[ofs].ofs_in_node)) != b) {
+			fprintf(stderr, "block %llu: owner says %lld\n", (unsigned long long)b,
+				(long long)(start + f2_le16(sum.entries[ofs].ofs_in_node)));
+			unit_failures++;
+			break;
+		}
+		checked++;
+	}
+	printf("%s: %llu blocks map back\n", path, (unsigned long long)checked);
+	CHECK(checked > 0);
+	f2_file_close(f);
+	f2_fs_close(fs);
+}
+
 int main(int argc, char **argv)
 {
-	if (argc > 1) {
+	if (argc == 4 && !strcmp(argv[1], "--owner")) {
+		test_owner(argv[2], argv[3]);
+	} else if (argc > 1) {
 		for (int i = 1; i < argc; i++)
 			test_image(argv[i]);
 	} else {

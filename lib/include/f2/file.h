@@ -37,6 +37,9 @@ void f2_file_close(struct f2_file *f);
 
 /* Blocks addressed per direct node (1018, less for cluster alignment). */
 uint32_t f2_file_addrs_per_block(const struct f2_file *f);
+/* First file block addressed by the direct node with footer offset
+ * node_ofs (0: the inode itself), or -1 for an indirect node's offset. */
+int64_t f2_file_node_start(const struct f2_file *f, uint32_t node_ofs);
 /*
  * Map file block fofs to a raw address (0 hole, F2_NEW_ADDR reserved,
  * F2_COMPRESS_ADDR cluster head, else a main-area block, checked).
