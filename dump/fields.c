@@ -232,10 +232,20 @@ static int print_orphan(void *ctx, uint32_t ino)
 	return 0;
 }
 
+void cp_flags_string(uint32_t fl, char *flags, size_t n)
+{
+	flags[0] = 0;
+	for (size_t i = 0; i < sizeof(cp_flag_names) / sizeof(cp_flag_names[0]); i++)
+		if (fl & cp_flag_names[i].bit) {
+			if (flags[0])
+				strncat(flags, " ", n - strlen(flags) - 1);
+			strncat(flags, cp_flag_names[i].name, n - strlen(flags) - 1);
+		}
+}
+
 void print_cp(struct out *o, struct f2_fs *fs)
 {
-	char name[64], flags[256] = "";
-	uint32_t fl = fs->cp_flags;
+	char name[64], flags[256];
 
 	out_obj_begin(o, "checkpoint", "Checkpoint");
 	out_u64(o, "pack", (uint64_t)fs->cp_pack + 1);
@@ -244,12 +254,7 @@ void print_cp(struct out *o, struct f2_fs *fs)
 		snprintf(name, sizeof(name), "alloc_type[%s]", curseg_names[i]);
 		out_u64(o, name, fs->cp->alloc_type[i]);
 	}
-	for (size_t i = 0; i < sizeof(cp_flag_names) / sizeof(cp_flag_names[0]); i++)
-		if (fl & cp_flag_names[i].bit) {
-			if (flags[0])
-				strncat(flags, " ", sizeof(flags) - strlen(flags) - 1);
-			strncat(flags, cp_flag_names[i].name, sizeof(flags) - strlen(flags) - 1);
-		}
+	cp_flags_string(fs->cp_flags, flags, sizeof(flags));
 	out_str(o, "checkpoint_state", flags, strlen(flags));
 	for (int p = 0; p < 2; p++) {
 		snprintf(name, sizeof(name), "pack%d_valid", p + 1);

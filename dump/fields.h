@@ -25,6 +25,8 @@ struct field {
 void print_fields(struct out *o, const struct field *t, const void *base, size_t limit);
 void print_sb(struct out *o, const struct f2_super *sb);
 void print_cp(struct out *o, struct f2_fs *fs);
+/* Names of the checkpoint flags set in fl, space separated. */
+void cp_flags_string(uint32_t fl, char *buf, size_t n);
 /* The inode block: fields, extra attributes within i_extra_isize, the
  * non-zero data addresses and the node ids. */
 void print_inode(struct out *o, const struct f2_node *n);

@@ -268,6 +268,12 @@ static void info_lines(struct dump_ctx *d)
 	if (d->fs->cp)
 		printf("Info: CKPT version = %" PRIx64 " (pack %d)\n", d->fs->cp_ver,
 		       d->fs->cp_pack + 1);
+	if (d->fs->cp) {
+		char flags[256];
+
+		cp_flags_string(d->fs->cp_flags, flags, sizeof(flags));
+		printf("Info: checkpoint state = %x : %s\n", d->fs->cp_flags, flags);
+	}
 	if (d->fs->cp && !(d->fs->cp_flags & F2_CP_UMOUNT))
 		printf("Info: not cleanly unmounted: data fsync'd after this checkpoint "
 		       "is not shown (no roll-forward)\n");
