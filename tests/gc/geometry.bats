@@ -4,14 +4,16 @@
 # (tests/tools/f2age: files with generated contents, every other or third
 # one deleted): sections of 2 segments, and a nearly full volume where the
 # victims' blocks only fit if checkpoints free the sections cleaned so far.
-# After cleaning: both fscks clean, every file reads back as generated.
+# After cleaning: both fscks clean, every file reads back as generated;
+# and the same after replaying prefixes of a cleaning run's write log.
 load ../lib/common
 load helpers
 
 AGE=${AGE:-$F2_BUILD/tests/tools/f2age}
+REPLAY=${REPLAY:-$F2_BUILD/tests/tools/f2replay}
 
 setup() {
-	require_prog "$GC" "$MKFS" "$AGE" "$FSCK" "$REF_FSCK"
+	require_prog "$GC" "$MKFS" "$AGE" "$FSCK" "$REF_FSCK" "$REPLAY"
 }
 
 # aged_image SIZE PCT EVERY MKFS_OPTS...: $IMG
@@ -72,4 +74,33 @@ aged_image() {
 	"$AGE" check "$IMG"
 	ref_fsck_clean "$IMG"
 	"$FSCK" -f -n "$IMG"
+}
+
+@test "geometry: crash at 12 evenly spaced writes, around every checkpoint, torn heads: old or new state, clean" {
+	aged_image 128M 85 2
+	local orig=$(f2_tmp)/orig.img log=$(f2_tmp)/run.log p=$(f2_tmp)/p.img total step n f i
+	local -a flushes prefixes=()
+	cp --sparse=always "$IMG" "$orig"
+	F2_IO_RECORD=$log "$GC" --no-progress -c 8 "$IMG" >/dev/null
+	total=$("$REPLAY" count "$log")
+	mapfile -t flushes < <("$REPLAY" list "$log" | awk '$2 == "flush" { print $1 }')
+	[ "${#flushes[@]}" -ge 6 ] || { echo "expected 3+ checkpoints: ${flushes[*]}"; return 1; }
+	step=$((total / 12))
+	for ((n = step; n < total; n += step)); do prefixes+=("$n"); done
+	# each checkpoint: body flushed (head not written), head written but not
+	# its tail, head torn after 100 bytes, complete (second flush)
+	for ((i = 0; i + 1 < ${#flushes[@]}; i += 2)); do
+		f=${flushes[$i]}
+		prefixes+=("$((f - 1))" "$((f + 1))" "$f:100" "${flushes[$((i + 1))]}")
+	done
+	prefixes+=("$total")
+	for n in "${prefixes[@]}"; do
+		cp --sparse=always "$orig" "$p"
+		"$REPLAY" apply "$log" "$p" "${n%%:*}" $([[ $n == *:* ]] && echo "${n#*:}") ||
+			{ echo "replay $n failed"; return 1; }
+		"$AGE" check "$p" >/dev/null || { echo "prefix $n: files differ"; "$AGE" check "$p"; return 1; }
+		"$FSCK" -f -n "$p" >/dev/null || { echo "prefix $n: our fsck"; "$FSCK" -f -n "$p"; return 1; }
+		ref_fsck_clean_after_crash "$p" || { echo "prefix $n"; return 1; }
+	done
+	echo "${#prefixes[@]} prefixes of $total writes"
 }
