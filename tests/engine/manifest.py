@@ -17,6 +17,7 @@ for d, dirs, files in os.walk(root):
         paths.append(base + b'/' + n)
 paths.sort()
 out = sys.stdout.buffer
+xattrs = []
 KIND = {stat.S_IFIFO: b'fifo', stat.S_IFSOCK: b'socket',
         stat.S_IFCHR: b'character special file', stat.S_IFBLK: b'block special file'}
 for p in paths:
@@ -57,13 +58,13 @@ for p in paths:
     else:
         out.write(b'%s o %s:%s:%s:%x:%x\n' % (p, KIND[stat.S_IFMT(m)], perm, own,
                                               os.major(st.st_rdev), os.minor(st.st_rdev)))
-    lines = []
     try:
         names = os.listxattr(full, follow_symlinks=False)
     except OSError:
         names = []
     for n in names:
         v = os.getxattr(full, n, follow_symlinks=False)
-        lines.append(b'%s=0x%s' % (n.encode(), v.hex().encode()))
-    for l in sorted(lines):
-        out.write(b'    ' + l + b'\n')
+        xattrs.append(b'%s %s=0x%s' % (p, n.encode(), v.hex().encode()))
+out.write(b'XATTRS\n')
+for l in sorted(xattrs):
+    out.write(l + b'\n')

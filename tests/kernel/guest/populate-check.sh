@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Guest side of tests/kernel/populate.bats (busybox sh).  /guest/disks
+# holds "name vdX manifest|-" lines for images populated on the host.
+# For each: mount, print (if asked) the kernel's view of the tree as a
+# manifest between
+# "<name> MANIFEST-BEGIN/END" lines (/guest/manifest.sh), write more files,
+# unmount, remount, check their md5s, unmount.  Prints "<name> <fact>"
+# lines, then DONE.
+PATH=/bin:$PATH
+
+more() {
+	local d f
+	for d in 0 1 2 3 4; do
+		mkdir -p "$1/more/d$d" || return 1
+		for f in 0 1 2 3 4 5 6 7 8 9; do
+			head -c $(( (d * 10 + f) * 997 )) /dev/urandom >"$1/more/d$d/f$f" || return 1
+		done
+	done
+	dd if=/dev/urandom of="$1/more/big" bs=1M count=5 2>/dev/null || return 1
+	# and change what populate wrote: append, remove, rename, link
+	echo appended >>"$1/sizes/f4096" && rm -f "$1/links/h2" &&
+		mv "$1/deep/a/b" "$1/deep/moved" && ln "$1/sizes/f1" "$1/more/f1.link"
+}
+
+sums() { (cd "$1" && find more sizes -type f | sort | xargs md5sum); }
+
+while read -r name dev want; do
+	if ! mount -t f2fs "/dev/$dev" /mnt; then
+		echo "$name mount failed"
+		continue
+	fi
+	echo "$name mount ok"
+	if [ "$want" = manifest ]; then
+		echo "$name MANIFEST-BEGIN"
+		EXCLUDE=./lost+found sh /guest/manifest.sh /mnt
+		echo "$name MANIFEST-END"
+	fi
+	if more /mnt 2>/tmp/err; then
+		echo "$name wrote more"
+	else
+		echo "$name more failed: $(tail -n 3 /tmp/err | tr '\n' ' ')"
+	fi
+	sums /mnt >"/tmp/$name.md5"
+	umount /mnt && echo "$name umount ok"
+	if mount -t f2fs "/dev/$dev" /mnt; then
+		sums /mnt | cmp -s - "/tmp/$name.md5" && echo "$name md5 match"
+		umount /mnt && echo "$name umount2 ok"
+	else
+		echo "$name remount failed"
+	fi
+done </guest/disks
+echo DONE

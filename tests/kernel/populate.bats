@@ -1,0 +1,114 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/kernel/populate.bats - the Linux 6.1 f2fs driver reads images
+# populated by our engine (f2fs-populate): one boot mounts each image,
+# prints the tree as it sees it (tests/engine/manifest.sh: types, modes,
+# owners, link counts, sizes, md5s, symlink targets, devices, xattrs and
+# security.selinux labels), writes and changes files, unmounts, remounts
+# and checks them.  The host compares the kernel's manifest with the one
+# of the source tree (or, with SELinux labels, with what the read path
+# extracts), and the reference fsck judges the images the kernel wrote.
+# A third image (-s 4 -z 2) is only written to by the kernel (its tree is
+# compared on the host in tests/engine/populate.bats).
+
+load ../lib/common
+load ../lib/kernel
+
+POP="$F2_BUILD/mkfs/f2fs-populate"
+FEAT=extra_attr,inode_checksum,flexible_inline_xattr,inode_crtime,sb_checksum
+
+setup_file() {
+	export F2_TMP=$BATS_FILE_TMPDIR
+	kernel_setup || return 0 # each test then skips or fails by itself
+	local dir=$BATS_FILE_TMPDIR
+	require_prog "$MKFS" "$POP" || return 1
+	MKTREE_NO_DIND=1 "$F2_TOP/tests/engine/mktree.sh" "$dir/tree" 400 || return 1
+	"$F2_TOP/tests/engine/manifest.py" "$dir/tree" >"$dir/tree.manifest"
+	cat >"$dir/file_contexts" <<-'FC'
+	/(/.*)?			u:object_r:root_file:s0
+	/sizes(/.*)?		u:object_r:sizes_file:s0
+	/special/null		u:object_r:null_device:s0
+	FC
+	truncate -s 1G "$dir/plain.img" "$dir/labels.img"
+	truncate -s 2G "$dir/bigsec.img"
+	{
+		"$MKFS" -q -f "$dir/plain.img" &&
+		"$POP" -q --root "$dir/tree" -T 1700000000 "$dir/plain.img" &&
+		"$MKFS" -q -f -O "$FEAT" "$dir/labels.img" &&
+		"$POP" -q --root "$dir/tree" --file-contexts "$dir/file_contexts" "$dir/labels.img" &&
+		"$MKFS" -q -f -s 4 -z 2 "$dir/bigsec.img" &&
+		"$POP" -q --root "$dir/tree" "$dir/bigsec.img"
+	} >"$dir/populate.log" 2>&1 || echo "populate failed" >>"$dir/populate.log"
+	# what the read path sees in the labelled image (its labels differ
+	# from the source's xattrs by design)
+	mkdir "$dir/labels.x"
+	"$F2_BUILD/tests/tools/f2extract" "$dir/labels.img" "$dir/labels.x" &&
+		"$F2_TOP/tests/engine/manifest.py" "$dir/labels.x" >"$dir/labels.manifest"
+	printf 'plain vda manifest\nlabels vdb manifest\nbigsec vdc -\n' >"$dir/disks"
+	kernel_add_binary /usr/bin/getfattr || return 1
+	KERNEL_FILES="$dir/disks:/guest/disks $F2_TOP/tests/engine/manifest.sh:/guest/manifest.sh" \
+		KERNEL_RUN_DIR=$dir/run KERNEL_TIMEOUT=900 \
+		kernel_run "$BATS_TEST_DIRNAME/guest/populate-check.sh" \
+		"$dir/plain.img" "$dir/labels.img" "$dir/bigsec.img"
+	echo $? >"$dir/run/status"
+	cp "$KERNEL_OUT" "$dir/report"
+	kernel_dmesg >"$dir/dmesg"
+}
+
+setup() {
+	kernel_require
+	[ -f "$BATS_FILE_TMPDIR/run/status" ] || {
+		echo "the kernel run did not happen"
+		cat "$BATS_FILE_TMPDIR/populate.log" 2>/dev/null
+		return 1
+	}
+}
+
+report_of() { sed -n "s/^$1 //p" "$BATS_FILE_TMPDIR/report"; }
+kernel_manifest() {
+	sed -n "/^$1 MANIFEST-BEGIN\$/,/^$1 MANIFEST-END\$/p" "$BATS_FILE_TMPDIR/report" |
+		sed '1d;$d'
+}
+expect_report() {
+	local name=$1 want
+	shift
+	for want in "$@"; do
+		report_of "$name" | grep -qx "$want" || {
+			echo "image $name: no '$want'; guest said:"
+			report_of "$name" | grep -v '^\./\|^    \|^MANIFEST' | sed 's/^/  /'
+			grep -i f2fs "$BATS_FILE_TMPDIR/dmesg" | tail -n 20
+			return 1
+		}
+	done
+}
+
+@test "kernel populate: the guest ran the whole script, no f2fs errors in dmesg" {
+	! grep -q "populate failed" "$BATS_FILE_TMPDIR/populate.log"
+	grep -q '^DONE$' "$BATS_FILE_TMPDIR/report"
+	[ "$(cat "$BATS_FILE_TMPDIR/run/status")" -eq 0 ]
+	! grep -Ei 'f2fs.*(error|corrupt|inconsistent|bad |invalid|fsck)' "$BATS_FILE_TMPDIR/dmesg"
+}
+
+@test "kernel populate: the kernel sees exactly the host tree (md5, sizes, modes, owners, links, symlinks, devices, xattrs)" {
+	kernel_manifest plain >"$BATS_TEST_TMPDIR/k"
+	[ -s "$BATS_TEST_TMPDIR/k" ]
+	diff "$BATS_FILE_TMPDIR/tree.manifest" "$BATS_TEST_TMPDIR/k"
+}
+
+@test "kernel populate: security.selinux labels from file_contexts as the kernel reads them" {
+	kernel_manifest labels >"$BATS_TEST_TMPDIR/k"
+	diff "$BATS_FILE_TMPDIR/labels.manifest" "$BATS_TEST_TMPDIR/k"
+	# sizes_file on a file under /sizes, null_device on the device
+	label=$(printf 'u:object_r:sizes_file:s0\0' | od -An -tx1 | tr -d ' \n')
+	grep -A8 '^\./sizes/f1 ' "$BATS_TEST_TMPDIR/k" | grep -q "security.selinux=0x$label"
+	label=$(printf 'u:object_r:null_device:s0\0' | od -An -tx1 | tr -d ' \n')
+	grep -A8 '^\./special/null ' "$BATS_TEST_TMPDIR/k" | grep -q "security.selinux=0x$label"
+}
+
+@test "kernel populate: the kernel writes, unmounts, remounts; reference fsck stays clean" {
+	local n
+	for n in plain labels bigsec; do
+		expect_report "$n" "mount ok" "wrote more" "umount ok" "md5 match" "umount2 ok"
+		ref_fsck_clean "$BATS_FILE_TMPDIR/$n.img"
+	done
+}
