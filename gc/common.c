@@ -161,6 +161,19 @@ int gc_open_rw(const char *prog, const char *path, struct f2_io **io, struct f2_
 		fprintf(stderr, "%s: %s is %s; clean it only when unmounted\n", prog, path, where);
 		return GC_EXIT_ERROR;
 	}
+	/* the read-write stack is one device: refuse a multi-device volume
+	 * before opening it (its superblock names the other devices) */
+	memset(&o, 0, sizeof(o));
+	o.sb_only = 1;
+	if (!f2_fs_open(path, &o, fs) && (*fs)->ndevs > 1) {
+		fprintf(stderr, "%s: %s: not implemented yet for multi-device volumes (use -n)\n",
+			prog, path);
+		f2_fs_close(*fs);
+		*fs = NULL;
+		return GC_EXIT_ERROR;
+	}
+	f2_fs_close(*fs);
+	*fs = NULL;
 	r = f2_io_open(path, F2_IO_RDWR, io);
 	if (r) {
 		fprintf(stderr, "%s: %s: %s\n", prog, path, f2_strerror(r));

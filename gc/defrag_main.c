@@ -310,6 +310,13 @@ static int file_mode(const struct defrag_cmd *c)
 			  gc_open_rw("defrag.f2fs", c->device, &io, &fs);
 	if (rc)
 		return rc;
+	if (!c->dry_run && (fs->ndevs > 1 || (fs->features & F2_FEAT_BLKZONED))) {
+		fprintf(stderr, "defrag.f2fs: %s: not implemented yet for multi-device or zoned "
+			"volumes (use -n)\n", c->device);
+		f2_fs_close(fs);
+		f2_io_close(io);
+		return GC_EXIT_ERROR;
+	}
 	rc = lookup_file(fs, c->file, &ino);
 	if (!rc && (r = file_extents(fs, ino, &blocks, &extents))) {
 		fprintf(stderr, "defrag.f2fs: %s: %s\n", c->file, fs->why[0] ? fs->why : f2_strerror(r));

@@ -222,6 +222,12 @@ int main(int argc, char **argv)
 			 gc_open_rw("gc.f2fs", c.device, &io, &fs);
 	if (rc)
 		return rc;
+	if (!c.dry_run && fs->ndevs > 1) {
+		fprintf(stderr, "gc.f2fs: %s: not implemented yet for multi-device volumes "
+			"(use -n)\n", c.device);
+		rc = GC_EXIT_ERROR;
+		goto out_fs;
+	}
 	if (!c.dry_run && (fs->features & F2_FEAT_BLKZONED)) {
 		fprintf(stderr, "gc.f2fs: %s: not implemented yet for zoned volumes (cleaned "
 			"sections need zone resets); use -n\n", c.device);

@@ -188,3 +188,18 @@ ours_img() {
 	[[ $output =~ valid\ blocks\ in\ the\ range:\ ([0-9]+)\ to\ move,\ 0\ stale,\ 0\ with ]]
 	[ "${BASH_REMATCH[1]}" -ge 1 ]
 }
+
+@test "gc: a multi-device volume: -n works, moving is refused (8), nothing written" {
+	local d0=$(f2_tmp)/m0.img d1=$(f2_tmp)/m1.img before
+	make_image "$d0" 256M && make_image "$d1" 256M
+	run_mkfs "$MKFS" -f -c "$d1" "$d0"
+	run "$GC" -n --no-progress "$d0"
+	[ "$status" -eq 0 ]
+	[[ $output == *"nothing to clean"* ]]
+	before=$(sha256sum <"$d0")
+	run "$GC" "$d0"
+	[ "$status" -eq 8 ] && [[ $output == *"not implemented yet for multi-device volumes"* ]]
+	run "$DEFRAG" --file /x "$d0"
+	[ "$status" -eq 8 ] && [[ $output == *"multi-device"* ]]
+	[ "$(sha256sum <"$d0")" = "$before" ]
+}
