@@ -75,8 +75,14 @@ static int fill(const char *path, uint32_t pct, uint32_t every)
 	char name[32];
 	int r;
 
-	if (!buf || open_rw(path, &io, &fs, &w))
+	if (!buf || open_rw(path, &io, &fs, &w)) {
+		f2_wfs_close(w);
+		f2_fs_close(fs);
+		if (io)
+			f2_io_close(io);
+		free(buf);
 		return 1;
+	}
 	memset(&a, 0, sizeof(a));
 	a.mode = 040755;
 	r = f2_wfs_create(w, F2_ROOT_INO, "age", 3, &a, &dir);
@@ -169,8 +175,12 @@ static int check(const char *path)
 
 	c.got = malloc(1 << 20);
 	c.want = malloc(1 << 20);
-	if (!dir || !c.got || !c.want)
+	if (!dir || !c.got || !c.want) {
+		free(dir);
+		free(c.got);
+		free(c.want);
 		return 1;
+	}
 	r = f2_fs_open(path, NULL, &c.fs);
 	if (!r)
 		r = f2_path_lookup(c.fs, "/age", dir);
