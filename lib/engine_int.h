@@ -81,6 +81,12 @@ struct f2_wfs {
 	uint32_t ckpt_flags;
 	uint64_t mtime;
 
+	/* nat_bits (full and empty NAT blocks), kept when the committed
+	 * checkpoint had valid ones; then every NAT change goes to a block */
+	uint8_t *nat_bits;			/* le64 header, full bits, empty bits */
+	uint32_t nat_bits_bytes, nat_bits_blocks;
+	int nat_bits_on;
+
 	uint32_t *orphans;
 	size_t norphans, orphan_cap;
 	uint8_t *zero;				/* a zero block */
@@ -109,6 +115,8 @@ int ew_nat_get(struct f2_wfs *w, uint32_t nid, struct ew_nat **out);
 int ew_nid_alloc(struct f2_wfs *w, uint32_t ino, uint32_t *nid);
 void ew_nid_free(struct f2_wfs *w, struct ew_nat *e);
 int ew_nat_flush(struct f2_wfs *w, struct f2_journal *j);
+/* Load nat_bits from the committed pack if they are valid. */
+int ew_nat_bits_load(struct f2_wfs *w);
 /* Node nid of owner ino, read into the cache (from disk if needed). */
 int ew_node_get(struct f2_wfs *w, uint32_t nid, uint32_t ino, struct ew_blk **out);
 /* A new node in the cache: nid allocated, footer set (ofs = node offset). */

@@ -72,6 +72,7 @@ void f2_wfs_close(struct f2_wfs *w)
 	free(w->sit_bitmap);
 	free(w->freemap);
 	free(w->orphans);
+	free(w->nat_bits);
 	free(w->zero);
 	free(w);
 }
@@ -131,6 +132,9 @@ int f2_wfs_open(struct f2_fs *fs, const struct f2_wfs_opts *o, struct f2_wfs **o
 	err = ew_seg_init(w);
 	if (err)
 		goto fail;
+	err = ew_nat_bits_load(w);
+	if (err)
+		goto fail;
 	err = f2_cp_orphans(fs, load_orphan, w);
 	if (err)
 		goto fail;
@@ -147,12 +151,56 @@ int f2_wfs_writeback(struct f2_wfs *w)
 	return ew_writeback(w);
 }
 
+/* Blocks the data summaries take compacted (1 or 2), or 3 (normal). */
+static uint32_t data_sum_blocks(const struct f2_wfs *w)
+{
+	uint32_t n = 0, first = (F2_BLKSIZE - 2 * F2_SUM_JOURNAL_SIZE - F2_SUM_FOOTER_SIZE) /
+				F2_SUMMARY_SIZE;
+
+	for (int t = F2_CURSEG_HOT_DATA; t <= F2_CURSEG_COLD_DATA; t++)
+		n += w->cur[t].blkoff;
+	if (n <= first)
+		return 1;
+	if (n - first <= (F2_BLKSIZE - F2_SUM_FOOTER_SIZE) / F2_SUMMARY_SIZE)
+		return 2;
+	return 3;
+}
+
+/* Compacted data summaries: both journals, then the data logs' entries
+ * packed across blocks (the layout the kernel writes and cp.c reads). */
+static int write_compacted(struct f2_wfs *w, uint64_t *at, uint8_t *blk,
+			   const struct f2_journal *nj, const struct f2_journal *sj)
+{
+	size_t ws = 2 * F2_SUM_JOURNAL_SIZE;
+	int open = 1, err;
+
+	memset(blk, 0, F2_BLKSIZE);
+	memcpy(blk, nj, F2_SUM_JOURNAL_SIZE);
+	memcpy(blk + F2_SUM_JOURNAL_SIZE, sj, F2_SUM_JOURNAL_SIZE);
+	for (int t = F2_CURSEG_HOT_DATA; t <= F2_CURSEG_COLD_DATA; t++)
+		for (uint32_t j = 0; j < w->cur[t].blkoff; j++) {
+			if (!open) {
+				memset(blk, 0, F2_BLKSIZE);
+				ws = 0;
+				open = 1;
+			}
+			memcpy(blk + ws, &w->cur[t].sum.entries[j], F2_SUMMARY_SIZE);
+			ws += F2_SUMMARY_SIZE;
+			if (ws + F2_SUMMARY_SIZE <= F2_BLKSIZE - F2_SUM_FOOTER_SIZE)
+				continue;
+			if ((err = f2_io_write_block(w->fs->io, (*at)++, blk)))
+				return err;
+			open = 0;
+		}
+	return open ? f2_io_write_block(w->fs->io, (*at)++, blk) : 0;
+}
+
 int f2_wfs_checkpoint(struct f2_wfs *w)
 {
 	struct f2_fs *fs = w->fs;
 	uint32_t payload = f2_le32(fs->sb.cp_payload);
 	uint32_t norph = (uint32_t)((w->norphans + F2_ORPHANS_PER_BLOCK - 1) / F2_ORPHANS_PER_BLOCK);
-	uint32_t start_sum = 1 + payload + norph, total = start_sum + 6 + 1;
+	uint32_t start_sum = 1 + payload + norph, total, dsum;
 	uint32_t flags, csum_off;
 	int pack = !w->cp_pack;
 	uint64_t start = f2_le32(fs->sb.cp_blkaddr) + (uint64_t)pack * F2_BLKS_PER_SEG, at;
@@ -162,12 +210,9 @@ int f2_wfs_checkpoint(struct f2_wfs *w)
 	uint8_t *raw, *blk;
 	int err;
 
-	if (total > F2_BLKS_PER_SEG)
+	if (start_sum + 3 + 3 + 1 > F2_BLKS_PER_SEG)
 		return ew_fail(w, F2_ERANGE, "checkpoint: %zu orphans do not fit", w->norphans);
 	err = ew_writeback(w);
-	if (err)
-		return err;
-	err = ew_seg_roll_full(w);
 	if (err)
 		return err;
 	err = ew_nat_flush(w, &nj);
@@ -177,6 +222,8 @@ int f2_wfs_checkpoint(struct f2_wfs *w)
 	if (err)
 		return err;
 	ew_release_prefree(w);
+	dsum = data_sum_blocks(w);
+	total = start_sum + dsum + 3 + 1;
 
 	raw = malloc((size_t)(2 + payload) * F2_BLKSIZE);
 	if (!raw)
@@ -191,6 +238,10 @@ int f2_wfs_checkpoint(struct f2_wfs *w)
 	flags |= F2_CP_UMOUNT;
 	if (w->norphans)
 		flags |= F2_CP_ORPHAN_PRESENT;
+	if (dsum < 3)
+		flags |= F2_CP_COMPACT_SUM;
+	if (w->nat_bits_on && total + w->nat_bits_blocks <= F2_BLKS_PER_SEG)
+		flags |= F2_CP_NAT_BITS;
 	f2_set_le64(cp->checkpoint_ver, ver);
 	f2_set_le64(cp->valid_block_count, w->valid_blocks);
 	f2_set_le32(cp->free_segment_count, w->free_segs);
@@ -215,7 +266,7 @@ int f2_wfs_checkpoint(struct f2_wfs *w)
 	}
 	f2_cp_set_crc(cp, csum_off);
 
-	/* body: payload, orphans, summaries */
+	/* body: payload, orphans, summaries, nat_bits */
 	at = start + 1;
 	for (uint32_t i = 0; i < payload && !err; i++)
 		err = f2_io_write_block(fs->io, at++, raw + (size_t)(1 + i) * F2_BLKSIZE);
@@ -232,9 +283,13 @@ int f2_wfs_checkpoint(struct f2_wfs *w)
 		f2_set_le32(ob->entry_count, n);
 		err = f2_io_write_block(fs->io, at++, blk);
 	}
+	if (!err && dsum < 3)
+		err = write_compacted(w, &at, blk, &nj, &sj);
 	for (int t = 0; t < F2_NR_CURSEG && !err; t++) {
 		struct f2_summary_block *s = (struct f2_summary_block *)blk;
 
+		if (t < F2_CURSEG_HOT_NODE && dsum < 3)
+			continue;
 		memcpy(s, &w->cur[t].sum, sizeof(*s));
 		memset(&s->journal, 0, sizeof(s->journal));
 		if (t == F2_CURSEG_HOT_DATA)
@@ -244,6 +299,18 @@ int f2_wfs_checkpoint(struct f2_wfs *w)
 		s->footer.entry_type = t >= F2_CURSEG_HOT_NODE ? F2_SUM_TYPE_NODE :
 				       F2_SUM_TYPE_DATA;
 		err = f2_io_write_block(fs->io, at++, blk);
+	}
+	if (!err && at != start + total - 1)
+		err = ew_fail(w, F2_ECORRUPT, "checkpoint: wrote %llu blocks, planned %u",
+			      (unsigned long long)(at - start), total - 1);
+	if (!err && (flags & F2_CP_NAT_BITS)) {
+		le32 crc;
+
+		memcpy(&crc, raw + csum_off, 4);
+		*(le64 *)w->nat_bits = f2_cpu_to_le64(ver | (uint64_t)f2_le32(crc) << 32);
+		for (uint32_t i = 0; i < w->nat_bits_blocks && !err; i++)
+			err = f2_io_write_block(fs->io, start + F2_BLKS_PER_SEG - w->nat_bits_blocks + i,
+						w->nat_bits + (size_t)i * F2_BLKSIZE);
 	}
 	if (err) {
 		free(raw);

@@ -409,6 +409,55 @@ static int cmp_nat(const void *a, const void *b)
 	return x->nid < y->nid ? -1 : x->nid > y->nid;
 }
 
+int ew_nat_bits_load(struct f2_wfs *w)
+{
+	struct f2_fs *fs = w->fs;
+	uint64_t start = fs->packs[fs->cp_pack].start, want;
+	uint32_t off = f2_le32(fs->cp->checksum_offset), crc;
+	int err;
+
+	w->nat_bits_bytes = fs->nat_blocks / 8;
+	w->nat_bits_blocks = (2 * w->nat_bits_bytes + F2_NAT_BITS_CRC_SIZE + F2_BLKSIZE - 1) /
+			     F2_BLKSIZE;
+	w->nat_bits = calloc(w->nat_bits_blocks, F2_BLKSIZE);
+	if (!w->nat_bits)
+		return -ENOMEM;
+	if (!(fs->cp_flags & F2_CP_NAT_BITS) || off > F2_CP_CHKSUM_OFFSET ||
+	    w->nat_bits_blocks >= F2_BLKS_PER_SEG)
+		return 0;
+	for (uint32_t i = 0; i < w->nat_bits_blocks; i++) {
+		err = f2_fs_read_block(fs, start + F2_BLKS_PER_SEG - w->nat_bits_blocks + i,
+				       w->nat_bits + (size_t)i * F2_BLKSIZE);
+		if (err)
+			return ew_fail(w, err, "nat_bits: %s", fs->why);
+	}
+	memcpy(&crc, fs->cp_raw + off, 4);
+	want = fs->cp_ver | (uint64_t)f2_le32(crc) << 32;
+	w->nat_bits_on = f2_le64(*(le64 *)w->nat_bits) == want;
+	return 0;
+}
+
+/* Full/empty bits of NAT block b from its contents (nid 0 counts used). */
+static void nat_bits_update(struct f2_wfs *w, uint32_t b, const struct f2_nat_block *nb)
+{
+	uint8_t *full = w->nat_bits + F2_NAT_BITS_CRC_SIZE, *empty = full + w->nat_bits_bytes;
+	uint32_t used = b == 0;
+
+	if (b >= w->nat_bits_bytes * 8)
+		return;
+	for (uint32_t i = b == 0; i < F2_NAT_ENTRIES_PER_BLOCK; i++)
+		if (f2_le32(nb->entries[i].block_addr) != F2_NULL_ADDR)
+			used++;
+	if (used)
+		f2_clear_bit_lsb(empty, b);
+	else
+		f2_set_bit_lsb(empty, b);
+	if (used == F2_NAT_ENTRIES_PER_BLOCK)
+		f2_set_bit_lsb(full, b);
+	else
+		f2_clear_bit_lsb(full, b);
+}
+
 static void nat_encode(const struct ew_nat *e, struct f2_nat_entry *ne)
 {
 	ne->version = e->version;
@@ -431,7 +480,7 @@ int ew_nat_flush(struct f2_wfs *w, struct f2_journal *j)
 			v[n++] = v[i];
 	qsort(v, n, sizeof(*v), cmp_nat);
 	memset(j, 0, sizeof(*j));
-	if (n <= F2_NAT_JOURNAL_ENTRIES) {
+	if (n <= F2_NAT_JOURNAL_ENTRIES && !w->nat_bits_on) {
 		for (size_t i = 0; i < n; i++) {
 			f2_set_le32(j->nat.entries[i].nid, v[i]->nid);
 			nat_encode(v[i], &j->nat.entries[i].ne);
@@ -467,6 +516,8 @@ int ew_nat_flush(struct f2_wfs *w, struct f2_journal *j)
 			v[i]->dirty = 0;
 			v[i]->in_journal = 0;
 		}
+		if (w->nat_bits_on)
+			nat_bits_update(w, b, nb);
 		err = f2_io_write_block(fs->io, other, blk);
 		if (err)
 			err = ew_fail(w, err, "NAT block %u: write failed", b);

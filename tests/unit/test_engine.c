@@ -249,6 +249,41 @@ static void check_file_bytes(struct f2_fs *fs, const char *path, const char *wan
 	f2_file_close(f);
 }
 
+/* nat_bits, when the checkpoint has them, must describe every NAT block. */
+static void check_nat_bits(struct f2_fs *fs)
+{
+	uint32_t bytes = fs->nat_blocks / 8, blocks = (2 * bytes + 8 + 4095) / 4096, crc;
+	uint64_t start = fs->packs[fs->cp_pack].start + 512 - blocks;
+	uint8_t *bits;
+
+	if (!(fs->cp_flags & F2_CP_NAT_BITS))
+		return;
+	bits = calloc(blocks, 4096);
+	for (uint32_t i = 0; i < blocks; i++)
+		CHECK_EQ(f2_fs_read_block(fs, start + i, bits + i * 4096), 0);
+	memcpy(&crc, fs->cp_raw + f2_le32(fs->cp->checksum_offset), 4);
+	CHECK_EQ(f2_le64(*(le64 *)bits), fs->cp_ver | (uint64_t)f2_le32(crc) << 32);
+	for (uint32_t b = 0; b < fs->nat_blocks && b < fs->max_nid / 455; b++) {
+		uint32_t used = b == 0;
+		int full = !!(bits[8 + b / 8] & (1u << (b % 8)));
+		int empty = !!(bits[8 + bytes + b / 8] & (1u << (b % 8)));
+
+		for (uint32_t i = b == 0; i < 455; i++) {
+			struct f2_nat_info ni;
+
+			if (f2_nat_lookup(fs, b * 455 + i, &ni) == 0 && ni.blkaddr)
+				used++;
+		}
+		if (empty != (used == 0) || full != (used == 455)) {
+			fprintf(stderr, "nat_bits: block %u has %u used, bits full %d empty %d\n",
+				b, used, full, empty);
+			unit_failures++;
+			break;
+		}
+	}
+	free(bits);
+}
+
 static int do_check(const char *img)
 {
 	struct f2_fs *fs;
@@ -262,6 +297,8 @@ static int do_check(const char *img)
 	CHECK_EQ(f2_fs_open(img, NULL, &fs), 0);
 	if (unit_failures)
 		return 1;
+	CHECK(fs->cp_flags & F2_CP_NAT_BITS);
+	check_nat_bits(fs);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "/d/%s", files[i].name);
 		if (!strcmp(files[i].name, "indirect")) {
