@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * f2/recovery.h - offline roll-forward of fsync-ed files.
+ *
+ * After fsync the driver writes a file's data and its direct nodes (the
+ * last one marked "fsync", an inode marked "dentry" when its name is new)
+ * to the warm node log past the checkpoint's current position, each node
+ * footer carrying the checkpoint version and a link (next_blkaddr) to the
+ * next block of the log.  Only the driver's next mount replays that chain.
+ *
+ * f2_rf_scan() walks the chain read-only from the warm node current
+ * segment's next block, accepting nodes whose footer version matches the
+ * checkpoint (with its crc in the top half when the checkpoint says so),
+ * bounded by the free blocks and by a visited map (a loop ends the walk).
+ * f2_rf_apply() then rebuilds each fsync-ed file through the write engine:
+ * new names in their parent directory, inode attributes, size, inline data
+ * and every data block that differs from the committed tree (copied to
+ * new blocks), and commits one checkpoint.  Before its first write every
+ * segment holding a chain node or a block the chain points to is kept out
+ * of allocation and every log moves to a fresh segment, so a crash at any
+ * write leaves the previous checkpoint and an intact chain (recoverable
+ * again) or the recovered state.
+ *
+ * Not recovered yet: xattrs, directory contents of fsync-ed directories
+ * (the driver checkpoints on a directory fsync), compressed files.  A new
+ * file gets a new inode number.
+ */
+#ifndef F2_RECOVERY_H
+#define F2_RECOVERY_H
+#include <stdint.h>
+#include <stddef.h>
+#include "f2/fs.h"
+
+struct f2_wfs;
+
+/* One node block of the chain. */
+struct f2_rf_blk {
+	uint32_t addr, nid, ino, ofs;	/* ofs: node offset from the footer */
+	uint8_t marks;			/* F2_FOOTER_FSYNC | F2_FOOTER_DENT */
+	uint32_t next;			/* footer next_blkaddr */
+};
+
+/* One fsync-ed inode. */
+struct f2_rf_ino {
+	uint32_t ino;
+	size_t last_fsync;		/* chain index of its last fsync node */
+	long last_dent;			/* chain index of its last dentry inode, -1 */
+	int is_new;			/* no NAT entry in the checkpoint */
+	int skip;			/* not recoverable (reason in why) */
+	uint32_t nodes;			/* chain nodes up to last_fsync */
+	uint64_t size;			/* i_size of its newest inode node (or committed) */
+	uint16_t mode;
+	uint32_t pino;
+	uint8_t name[F2_NAME_LEN + 1];	/* from the newest inode node */
+	uint32_t namelen;
+	uint32_t new_ino;		/* after apply: the inode it went to */
+	uint32_t copied;		/* after apply: data blocks copied */
+	char why[96];
+};
+
+struct f2_rf {
+	struct f2_fs *fs;
+	struct f2_rf_blk *chain;
+	size_t nchain;
+	struct f2_rf_ino *inos;
+	size_t ninos;
+	uint32_t start;			/* first address looked at */
+	char stop[F2_WHY_LEN];		/* why the walk ended */
+};
+
+/* Walk the chain of fs's checkpoint (read-only).  *out is freed by
+ * f2_rf_free(); an empty chain is not an error. */
+int f2_rf_scan(struct f2_fs *fs, struct f2_rf **out);
+void f2_rf_free(struct f2_rf *rf);
+/* Recover every fsync-ed inode of rf through w (opened on rf->fs) and
+ * commit a checkpoint; nothing is written when no inode is recoverable.
+ * Returns the number of inodes recovered or < 0 (f2_wfs_why()). */
+int f2_rf_apply(struct f2_rf *rf, struct f2_wfs *w);
+
+#endif /* F2_RECOVERY_H */
