@@ -5,6 +5,7 @@
  * resolution from the root.  Every slot, name length and ino is bounded.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,6 +14,7 @@
 #include "f2/file.h"
 #include "f2/hash.h"
 
+#define MAX_BAD_BLOCKS	16	/* unreadable dentry blocks before giving up */
 #define SLOTS(len)	(((len) + F2_SLOT_LEN - 1) / F2_SLOT_LEN)
 
 void f2_inline_dentry_geom(uint32_t bytes, struct f2_inline_dentry_geom *g)
@@ -150,7 +152,9 @@ int f2_dir_iter(struct f2_fs *fs, const struct f2_inode_ref *dir,
 	struct dview v;
 	uint8_t *blk;
 	uint64_t nblocks;
-	int err;
+	unsigned bad_blocks = 0;
+	int err, first_err = 0;
+	char why[F2_WHY_LEN];
 
 	err = check_dir(fs, dir);
 	if (err)
@@ -169,25 +173,37 @@ int f2_dir_iter(struct f2_fs *fs, const struct f2_inode_ref *dir,
 		return -ENOMEM;
 	}
 	nblocks = (dir->size + F2_BLKSIZE - 1) / F2_BLKSIZE;
+	/* a bad block costs its entries, not the rest of the directory */
 	for (uint64_t b = f2_file_next_data(f, 0); b < nblocks && !err;
 	     b = f2_file_next_data(f, b + 1)) {
 		uint32_t a;
+		int e = f2_file_map(f, b, &a, NULL);
 
-		err = f2_file_map(f, b, &a, NULL);
-		if (err)
-			break;
-		if (a == F2_NULL_ADDR || a == F2_NEW_ADDR)
+		if (!e && (a == F2_NULL_ADDR || a == F2_NEW_ADDR))
 			continue;
-		if (a == F2_COMPRESS_ADDR) {
-			err = f2_fs_fail(fs, F2_ECORRUPT, "directory ino %u: compressed block %llu",
-					 dir->ino, (unsigned long long)b);
-			break;
+		if (!e && a == F2_COMPRESS_ADDR)
+			e = f2_fs_fail(fs, F2_ECORRUPT, "directory ino %u: compressed block %llu",
+				       dir->ino, (unsigned long long)b);
+		if (!e)
+			e = f2_fs_read_block(fs, a, blk);
+		if (e) {
+			if (e == -ENOMEM || ++bad_blocks > MAX_BAD_BLOCKS)
+				err = e;
+			else if (fs->warn)
+				fs->warn(fs->warn_ctx, "directory ino %u, block %llu skipped: %s",
+					 dir->ino, (unsigned long long)b, fs->why);
+			if (!first_err) {
+				first_err = e;
+				snprintf(why, sizeof(why), "%s", fs->why);
+			}
+			continue;
 		}
-		err = f2_fs_read_block(fs, a, blk);
-		if (err)
-			break;
 		view_block((const struct f2_dentry_block *)blk, b, &v);
 		err = walk_view(&w, &v);
+	}
+	if (!err && first_err) {
+		err = first_err;
+		snprintf(fs->why, sizeof(fs->why), "%s", why);
 	}
 	free(blk);
 	f2_file_close(f);

@@ -19,6 +19,8 @@ setup_file() {
 	echo deep >"$src/d1/d2/deep"
 	: >"$src/zero"
 	echo pwned >"$src/zy/pwned"
+	mkdir "$src/many"
+	for i in $(seq 1 300); do : >"$src/many/f$i"; done
 	ln -s inline.txt "$src/sl"
 	# a symlink to the victim directory outside the output (see box())
 	ln -s "$BATS_FILE_TMPDIR/victim" "$src/zz"
@@ -239,4 +241,19 @@ extract() {
 	echo "$output" | grep -q "f4k: encrypted file: skipped"
 	[ ! -e "$BOX/out/f4k" ]
 	[ -f "$BOX/out/inline.txt" ]
+}
+
+@test "hostile: an unreadable dentry block costs only its own entries" {
+	local a n
+	[ "$(json "$IMG" '[.inode.dentries[] | select(.block == 1)] | length' --stat /many)" -gt 0 ]
+	a=$(json "$IMG" '.inode.blkaddr' --stat /many)
+	# i_addr[0] (no extra attributes in this image) -> far outside main
+	patch_bytes "$IMG" $((a * 4096 + 360)) f0ffffff
+	extract
+	[ "$status" -eq 1 ]
+	echo "$output" | grep -q "block 0 skipped: .*outside the main area"
+	n=$(ls "$BOX/out/many" | wc -l)
+	echo "$n of 300 extracted"
+	[ "$n" -gt 0 ] && [ "$n" -lt 300 ]
+	[ -f "$BOX/out/f4k" ]
 }

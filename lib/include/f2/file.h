@@ -81,9 +81,11 @@ struct f2_dirent {
 /*
  * Every entry of directory ir (inline or in blocks), "." and ".." included
  * as stored.  Malformed entries (zero or oversize names, slots past the
- * block, ino beyond the NAT) are skipped and counted; the walk then ends
- * with F2_ECORRUPT and fs->why describing the last one (fn saw every good
- * entry).  A non-zero return from fn stops the walk and is returned.
+ * block, ino beyond the NAT) are skipped and counted, and so are dentry
+ * blocks that cannot be mapped or read (up to 16, each reported through
+ * fs->warn); the walk then ends with the error and fs->why describing the
+ * last bad entry or the first bad block (fn saw every good entry).  A
+ * non-zero return from fn stops the walk and is returned.
  */
 int f2_dir_iter(struct f2_fs *fs, const struct f2_inode_ref *dir,
 		int (*fn)(void *ctx, const struct f2_dirent *d), void *ctx);
