@@ -76,6 +76,20 @@ OPTSETS=(
 	done
 }
 
+@test "fsck clean: 20,000 files in 200 directories (the inode map grows during the walk)" {
+	require_prog "$FSCK" "$REF_MKFS" "$REF_SLOAD"
+	local img=$BATS_TEST_TMPDIR/img t=$BATS_TEST_TMPDIR/tree d f
+	for ((d = 1; d <= 200; d++)); do
+		mkdir -p "$t/d$d"
+		for ((f = 1; f <= 100; f++)); do echo "$d.$f" >"$t/d$d/f$f"; done
+	done
+	truncate -s 1G "$img"
+	"$REF_MKFS" -q -f "$img" >/dev/null
+	"$REF_SLOAD" -f "$t" "$img" >/dev/null 2>&1 || true
+	check_clean "$img"
+	grep -q ': 20201 inodes, 20201 nodes' "$BATS_TEST_TMPDIR/out"
+}
+
 @test "fsck clean: without -f a cleanly unmounted image returns 0 at once" {
 	local img=$BATS_TEST_TMPDIR/img
 	truncate -s 1G "$img"
