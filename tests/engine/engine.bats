@@ -51,3 +51,42 @@ engine_round() {
 	[[ "$output" == *"No space"* || "$output" == *"no free"* || "$output" == *"ENOSPC"* || "$output" == *"space"* ]]
 	ref_fsck_clean "$img"
 }
+
+@test "engine: crash at sampled writes of a run with three checkpoints and deletions: a committed state, reference fsck clean" {
+	local img=$BATS_TEST_TMPDIR/e.img base=$BATS_TEST_TMPDIR/base.img log=$BATS_TEST_TMPDIR/log
+	local replay=$F2_BUILD/tests/tools/f2replay n p t=$BATS_TEST_TMPDIR/c.img status vers
+	make_image "$base" 2G
+	run_mkfs "$MKFS" -f "$base"
+	cp --sparse=always "$base" "$img"
+	F2_IO_RECORD=$log "$TE" write "$img"
+	n=$("$replay" count "$log")
+	echo "records: $n"
+	vers=
+	for p in $( (for k in $(seq 0 24); do echo $((n * k / 24)); done;
+		     for k in 0 1 2 3 4; do echo $((n - k)); done) | sort -nu); do
+		cp --sparse=always "$base" "$t"
+		"$replay" apply "$log" "$t" "$p" >/dev/null
+		status=0
+		"$REF_FSCK" --dry-run "$t" </dev/null >"$t.out" 2>&1 || status=$?
+		grep -Ev '^[[:space:]]*Invalid CP CRC' "$t.out" >"$t.f"
+		if ! f2_ref_fsck_verdict "$t.f" "$status"; then
+			echo "prefix $p of $n:"
+			cat "$t.out"
+			return 1
+		fi
+		vers="$vers $(sed -n 's/^Info: CKPT version = //p' "$t.out")"
+	done
+	echo "checkpoint versions seen:$vers"
+	# the mkfs state, the three engine checkpoints: four versions
+	[ "$(echo $vers | tr ' ' '\n' | sort -u | wc -l)" -eq 4 ]
+	# the whole log is the final state, which reads back
+	cp --sparse=always "$base" "$t"
+	"$replay" apply "$log" "$t" all >/dev/null
+	"$TE" check "$t"
+}
+
+@test "engine: hash map against a model (puts, replacement, growth, deletion)" {
+	run "$F2_BUILD/tests/unit/test_engine_map"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
