@@ -19,7 +19,8 @@
 #      missing ones counted as failures.
 #   4. the host suites again against a second build made with
 #      --enable-sanitizers (ASan + UBSan), where any sanitizer report
-#      fails; see the step itself.  F2_NO_SAN=1 skips it.
+#      fails; see the step itself.  F2_SAN=both (default) | only (host
+#      suites sanitized only, skipped in step 3) | off; F2_NO_SAN=1 is off.
 #
 # Logs: tests/.cache/build.log and tests/.cache/tap.log (TAP of all suites).
 # Exit status: 0 only if nothing failed and at least one test ran.
@@ -138,7 +139,19 @@ run_suite() {
 	fi
 }
 
+# Suites the sanitized pass (step 4) runs: not tests/kernel, not one that
+# boots QEMU (kernel_run), not tests/fuzz (sanitized already).
+san_suite() {
+	case $1 in tests/kernel/*|tests/fuzz/*) return 1 ;; esac
+	! grep -q kernel_run "$1"
+}
+# F2_SAN: "both" runs those suites plain and sanitized, "only" runs them
+# sanitized only (saves their plain run), "off" plain only.
+san_mode=${F2_SAN:-both}
+[ "${F2_NO_SAN:-0}" = 1 ] && san_mode=off
+
 for suite in "${suites[@]}"; do
+	[ "$san_mode" = only ] && san_suite "$suite" && continue
 	run_suite "$suite"
 done
 
@@ -160,7 +173,7 @@ done
 # fail.  Leaks: detect_leaks=1, so a leak is a failure like any other
 # report; LSAN_OPTIONS can relax that when a tool's exit path is
 # deliberately lazy (none is today).
-if [ "${F2_NO_SAN:-0}" != 1 ] && [ ${#suites[@]} -gt 0 ]; then
+if [ "$san_mode" != off ] && [ ${#suites[@]} -gt 0 ]; then
 	san=$cache/san san_logs=$cache/san-logs
 	mkdir -p "$san"
 	rm -rf "$san_logs" && mkdir -p "$san_logs"
@@ -190,9 +203,7 @@ if [ "${F2_NO_SAN:-0}" != 1 ] && [ ${#suites[@]} -gt 0 ]; then
 	export ASAN_OPTIONS="abort_on_error=1:halt_on_error=1:detect_leaks=1:log_path=$san_logs/asan"
 	export UBSAN_OPTIONS="abort_on_error=1:halt_on_error=1:print_stacktrace=1:log_path=$san_logs/ubsan"
 	for suite in "${suites[@]}"; do
-		case $suite in tests/kernel/*|tests/fuzz/*) continue ;; esac
-		grep -q kernel_run "$suite" && continue	# boots QEMU
-		F2_BUILD=$san run_suite "$suite" sanitized
+		san_suite "$suite" && F2_BUILD=$san run_suite "$suite" sanitized
 	done
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 	for f in "$san_logs"/*; do
