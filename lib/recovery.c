@@ -245,20 +245,63 @@ void f2_rf_free(struct f2_rf *rf)
 
 /* ---- keeping the pre-recovery state intact until the commit ------------- */
 
-static void reserve_seg(struct f2_wfs *w, uint8_t *mark, uint32_t addr)
+static int reserve_seg(struct f2_wfs *w, uint8_t *mark, uint32_t addr)
 {
+	struct ew_sit *e;
 	uint32_t segno;
+	int err;
 
 	if (!f2_fs_in_main(w->fs, addr))
-		return;
+		return 0;
 	segno = f2_fs_segno(w->fs, addr);
 	if (f2_test_bit_lsb(mark, segno))
-		return;
+		return 0;
 	f2_set_bit_lsb(mark, segno);
 	if (f2_test_bit_lsb(w->freemap, segno)) {
+		/* loaded so that the checkpoint frees it again (prefree) */
+		err = ew_sit_entry(w, segno, &e);
+		if (err)
+			return err;
 		f2_clear_bit_lsb(w->freemap, segno);
 		w->free_segs--;
 	}
+	return 0;
+}
+
+/*
+ * After a checkpoint without the umount flag the summary of a current
+ * node segment is not stored anywhere: the driver rebuilds it from the
+ * node footers.  Do the same before the segment is closed, so that its
+ * SSA block names the nid of every valid node block.
+ */
+static int node_summaries(struct f2_wfs *w)
+{
+	struct f2_node *n = malloc(sizeof(*n));
+	int err = 0;
+
+	if (!n)
+		return -ENOMEM;
+	for (int t = F2_CURSEG_HOT_NODE; t < F2_NR_CURSEG && !err; t++) {
+		struct ew_curseg *c = &w->cur[t];
+		uint64_t start = f2_fs_seg_start(w->fs, c->segno);
+		struct ew_sit *e;
+
+		if (w->fs->curseg[t].have_sum && (w->fs->cp_flags & F2_CP_UMOUNT))
+			continue;
+		err = ew_sit_entry(w, c->segno, &e);
+		for (uint32_t off = 0; off < F2_BLKS_PER_SEG && !err; off++) {
+			if (!f2_test_bit_msb(e->map, off))
+				continue;
+			err = f2_fs_read_block(w->fs, start + off, n);
+			if (err)
+				break;
+			f2_set_le32(c->sum.entries[off].nid, f2_le32(n->footer.nid));
+			c->sum.entries[off].version = 0;
+			f2_set_le16(c->sum.entries[off].ofs_in_node, 0);
+		}
+	}
+	free(n);
+	return err;
 }
 
 /* Keep every segment with a chain node or a block the chain points to out
@@ -271,24 +314,33 @@ static int reserve(struct f2_rf *rf, struct f2_wfs *w)
 
 	if (!mark)
 		return -ENOMEM;
+	int err;
+
 	for (size_t i = 0; i < rf->nchain; i++) {
-		int err = f2_fs_read_block(fs, rf->chain[i].addr, &n);
+		err = f2_fs_read_block(fs, rf->chain[i].addr, &n);
 
 		if (err) {
 			free(mark);
 			return ew_fail(w, err, "chain block %u unreadable", rf->chain[i].addr);
 		}
-		reserve_seg(w, mark, rf->chain[i].addr);
+		err = reserve_seg(w, mark, rf->chain[i].addr);
 		if (rf->chain[i].ofs == 0) {
 			if (!(n.i.i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY)))
-				for (uint32_t k = 0; k < F2_ADDRS_PER_INODE; k++)
-					reserve_seg(w, mark, f2_le32(n.i.i_addr[k]));
+				for (uint32_t k = 0; k < F2_ADDRS_PER_INODE && !err; k++)
+					err = reserve_seg(w, mark, f2_le32(n.i.i_addr[k]));
 		} else {
-			for (uint32_t k = 0; k < F2_ADDRS_PER_BLOCK; k++)
-				reserve_seg(w, mark, f2_le32(n.dn.addr[k]));
+			for (uint32_t k = 0; k < F2_ADDRS_PER_BLOCK && !err; k++)
+				err = reserve_seg(w, mark, f2_le32(n.dn.addr[k]));
+		}
+		if (err) {
+			free(mark);
+			return err;
 		}
 	}
 	free(mark);
+	err = node_summaries(w);
+	if (err)
+		return err;
 	for (int t = 0; t < F2_NR_CURSEG; t++)
 		w->cur[t].blkoff = F2_BLKS_PER_SEG;
 	return 0;
@@ -551,4 +603,52 @@ int f2_rf_apply(struct f2_rf *rf, struct f2_wfs *w)
 	}
 	err = f2_wfs_checkpoint(w);
 	return err ? err : done;
+}
+
+int f2_rf_run(struct f2_io *rw, int apply, struct f2_rf **out, char *why, size_t whylen)
+{
+	struct f2_fs *fs = NULL;
+	struct f2_wfs *w = NULL;
+	struct f2_rf *rf = NULL;
+	int todo = 0, n = 0, err;
+
+	if (out)
+		*out = NULL;
+	if (why && whylen)
+		why[0] = 0;
+	err = f2_fs_open_io(rw, NULL, &fs);
+	if (!err)
+		err = f2_rf_scan(fs, &rf);
+	if (err) {
+		if (why && fs)
+			snprintf(why, whylen, "%s", fs->why);
+		goto out;
+	}
+	for (size_t i = 0; i < rf->ninos; i++)
+		todo += !rf->inos[i].skip;
+	if (apply && todo) {
+		err = f2_wfs_open(fs, NULL, &w);
+		if (err) {
+			if (why)
+				snprintf(why, whylen, "%s", fs->why);
+			goto out;
+		}
+		n = f2_rf_apply(rf, w);
+		if (n < 0) {
+			err = n;
+			if (why)
+				snprintf(why, whylen, "%s", f2_wfs_why(w));
+		}
+		f2_wfs_close(w);
+	}
+out:
+	if (rf)
+		rf->fs = NULL;
+	if (out && !err)
+		*out = rf;
+	else
+		f2_rf_free(rf);
+	if (fs)
+		f2_fs_close(fs);
+	return err ? err : n;
 }

@@ -76,5 +76,12 @@ void f2_rf_free(struct f2_rf *rf);
  * commit a checkpoint; nothing is written when no inode is recoverable.
  * Returns the number of inodes recovered or < 0 (f2_wfs_why()). */
 int f2_rf_apply(struct f2_rf *rf, struct f2_wfs *w);
+/*
+ * The whole roll-forward on a writable I/O stack: open, scan, apply (when
+ * apply is set and something is recoverable), close.  *out (may be NULL)
+ * keeps the scan with the apply results (its fs is then NULL); why gets
+ * the reason of a failure.  Returns the inodes recovered or < 0.
+ */
+int f2_rf_run(struct f2_io *rw, int apply, struct f2_rf **out, char *why, size_t whylen);
 
 #endif /* F2_RECOVERY_H */
