@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "f2/errors.h"
 #include "f2/io.h"
+#include "f2/recovery.h"
 #include "exitcodes.h"
 #include "fsck.h"
 #include "mounted.h"
@@ -152,6 +153,56 @@ static int open_fs(struct fsck_ctx *ctx)
 	return FSCK_EXIT_OPERATIONAL;
 }
 
+/* Roll-forward (f2/recovery.h) before the check: -y/-p recover the files
+ * fsync-ed after the last checkpoint, other modes list them. */
+static int roll_forward(struct fsck_ctx *ctx)
+{
+	int apply = ctx->opts.mode == MODE_YES || ctx->opts.mode == MODE_PREEN;
+	struct f2_rf *rf = NULL;
+	char why[F2_WHY_LEN];
+	int n;
+
+	if (apply && ctx->rw) {
+		n = f2_rf_run(ctx->rw, 1, &rf, why, sizeof(why));
+	} else {
+		n = f2_rf_scan(ctx->fs, &rf);
+		snprintf(why, sizeof(why), "%s", ctx->fs->why);
+	}
+	if (n < 0) {
+		fprintf(stderr, "fsck.f2fs: roll-forward: %s: %s\n", f2_strerror(n), why);
+		return FSCK_EXIT_UNCORRECTED;
+	}
+	for (size_t i = 0; i < rf->ninos; i++) {
+		const struct f2_rf_ino *e = &rf->inos[i];
+
+		if (e->skip)
+			fprintf(ctx->out, "roll-forward: ino %u (%u nodes): not recovered: %s\n",
+				e->ino, e->nodes, e->why);
+		else if (!apply)
+			fprintf(ctx->out, "roll-forward: would recover ino %u%s \"%s\" in dir %u: "
+				"size %llu, %u nodes\n", e->ino, e->is_new ? " (new)" : "",
+				(const char *)e->name, e->pino, (unsigned long long)e->size, e->nodes);
+		else
+			fprintf(ctx->out, "roll-forward: recovered ino %u%s \"%s\" in dir %u as ino "
+				"%u: size %llu, %u blocks copied\n", e->ino, e->is_new ? " (new)" : "",
+				(const char *)e->name, e->pino, e->new_ino,
+				(unsigned long long)e->size, e->copied);
+	}
+	f2_rf_free(rf);
+	if (apply && n > 0) {
+		ctx->errors_fixed++;	/* the file system was modified */
+		/* read the recovered state */
+		f2_fs_close(ctx->fs);
+		ctx->fs = NULL;
+		if (f2_fs_open(ctx->opts.device, NULL, &ctx->fs)) {
+			fprintf(stderr, "fsck.f2fs: reopening after roll-forward: %s\n",
+				ctx->fs ? ctx->fs->why : "failed");
+			return FSCK_EXIT_OPERATIONAL;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct fsck_ctx ctx;
@@ -181,6 +232,8 @@ int main(int argc, char **argv)
 	rc = open_fs(&ctx);
 	if (rc)
 		return finish(&ctx, rc);	/* 8 (no file system) or 4 (no checkpoint) */
+	if (!ctx.opts.no_roll_forward && (rc = roll_forward(&ctx)))
+		return finish(&ctx, rc);
 
 	full = ctx.opts.force || !(ctx.fs->cp_flags & F2_CP_UMOUNT) ||
 	       (ctx.fs->cp_flags & (F2_CP_ERROR | F2_CP_FSCK)) || !ctx.fs->sb_valid[0] ||

@@ -31,6 +31,9 @@ void fsck_usage(FILE *out)
 "  -C              progress on stderr (default when stderr is a terminal)\n"
 "  -P              no progress output\n"
 "      --json      JSON report on stdout (human messages go to stderr)\n"
+"      --no-roll-forward  do not recover files fsync-ed after the last\n"
+"                  checkpoint (by default -y and -p recover them first,\n"
+"                  -n lists them)\n"
 "  -V, --version   print the version\n"
 "  -h, --help      this help\n"
 "Without -n, -y or -p questions are asked on a terminal; with no terminal\n"
@@ -44,6 +47,7 @@ int fsck_parse(int argc, char **argv, struct fsck_opts *o)
 	static const struct option longopts[] = {
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "no-roll-forward", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -62,6 +66,7 @@ int fsck_parse(int argc, char **argv, struct fsck_opts *o)
 		case 'C': progress = 1; break;
 		case 'P': progress = 0; break;
 		case 'J': o->json = 1; break;
+		case 'R': o->no_roll_forward = 1; break;
 		case 'V':
 			printf("fsck.f2fs (f2fs-progs) %s\n", F2_VERSION_STRING);
 			return 1;

@@ -16,6 +16,7 @@ struct fsck_opts {
 	int verbose;		/* -v */
 	int json;		/* --json: JSON report on stdout */
 	int progress;		/* -C / automatic on a terminal; -P disables */
+	int no_roll_forward;	/* --no-roll-forward: leave fsync-ed files alone */
 	const char *device;
 };
 
