@@ -186,6 +186,19 @@ static int node_version(struct f2_wfs *w, uint32_t nid, uint8_t *ver)
 	return err;
 }
 
+/* The inode's extent cache (i_ext) must not name blocks that move or go:
+ * drop it when it covers file blocks [from, to). */
+static void drop_extent(struct ew_blk *inode, uint64_t from, uint64_t to)
+{
+	struct f2_extent *x = &ew_node(inode)->i.i_ext;
+	uint64_t s = f2_le32(x->fofs), n = f2_le32(x->len);
+
+	if (n && s < to && from < s + n) {
+		memset(x, 0, sizeof(*x));
+		inode->dirty = 1;
+	}
+}
+
 /* Point fofs at a freshly allocated block of log t; *addr gets it. */
 static int place_block(struct f2_wfs *w, uint32_t ino, uint64_t fofs, int t, uint32_t *addr)
 {
@@ -198,14 +211,14 @@ static int place_block(struct f2_wfs *w, uint32_t ino, uint64_t fofs, int t, uin
 	if (err)
 		return err;
 	old = f2_le32(*slot);
-	if (old == F2_NULL_ADDR || old == F2_NEW_ADDR) {
-		err = ew_inode_get(w, ino, &inode);
-		if (err)
-			return err;
-		add_iblocks(inode, 1);
-	} else if ((err = ew_invalidate(w, old))) {
+	err = ew_inode_get(w, ino, &inode);
+	if (err)
 		return err;
-	}
+	drop_extent(inode, fofs, fofs + 1);
+	if (old == F2_NULL_ADDR || old == F2_NEW_ADDR)
+		add_iblocks(inode, 1);
+	else if ((err = ew_invalidate(w, old)))
+		return err;
 	err = node_version(w, (uint32_t)owner->key, &ver);
 	if (err)
 		return err;
@@ -335,6 +348,7 @@ int ew_truncate_blocks(struct f2_wfs *w, uint32_t ino, uint64_t from)
 	ew_inode_layout(ew_node(inode), w->fs->features, &l);
 	if (ew_node(inode)->i.i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY))
 		return 0;
+	drop_extent(inode, from, UINT64_MAX);
 	/* cached directory blocks past the end go first */
 	if (w->dblks.n) {
 		struct ew_blk **v = (struct ew_blk **)ew_map_values(&w->dblks);
