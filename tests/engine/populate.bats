@@ -118,6 +118,19 @@ same_tree() {
 	     <("$MANIFEST" "$BATS_FILE_TMPDIR/tree/special")
 }
 
+@test "populate: --progress reports files and MiB on stderr, nothing when not asked off a tty" {
+	img=$BATS_TEST_TMPDIR/p.img
+	make_image "$img" 256M
+	run_mkfs "$MKFS" -f "$img"
+	run "$POP" --progress --root "$BATS_FILE_TMPDIR/small" "$img"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"populate: 43 files, 3 MiB"* ]]
+	run_mkfs "$MKFS" -f "$img"
+	run "$POP" --root "$BATS_FILE_TMPDIR/small" "$img"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
 @test "populate: refuses a missing root, a quota image, a mounted-state-free bad device" {
 	img=$BATS_TEST_TMPDIR/p.img
 	make_image "$img" 256M
