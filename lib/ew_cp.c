@@ -173,6 +173,10 @@ int f2_wfs_checkpoint(struct f2_wfs *w)
 	err = ew_writeback(w);
 	if (err)
 		return err;
+	/* no log may be committed with blkoff 512 (ew_seg_roll_full) */
+	err = ew_seg_roll_full(w);
+	if (err)
+		return err;
 	err = ew_nat_flush(w, &nj);
 	if (err)
 		return err;
