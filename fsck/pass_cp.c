@@ -10,12 +10,15 @@
  * distinct, the orphan blocks, and loads nat_bits when the flag is set
  * and their header matches this checkpoint (the kernel ignores them
  * otherwise).
+ * After an unclean shutdown it also lists the fsync-ed inodes waiting for
+ * roll-forward (the library's read-only scan), as a warning.
  * Builds: the orphan inodes in ctx->inodes (INO_ORPHAN), ctx->nat_bits.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "f2/crc.h"
 #include "f2/errors.h"
+#include "f2/recovery.h"
 #include "fsck.h"
 #include "problem.h"
 
@@ -66,6 +69,32 @@ static void load_nat_bits(struct fsck_ctx *ctx)
 	memmove(buf, buf + 8, 2 * (size_t)bytes);
 	ctx->nat_bits = buf;
 	ctx->nat_bits_bytes = bytes;
+}
+
+/* After an unclean shutdown, list (read-only) the fsync-ed inodes the
+ * kernel would roll forward: the check itself sees the checkpoint's state,
+ * which is consistent without them. */
+static void roll_forward_scan(struct fsck_ctx *ctx)
+{
+	struct f2_fs *fs = ctx->fs;
+	struct f2_rf *rf = NULL;
+	size_t n = 0;
+
+	if (fs->cp_flags & F2_CP_UMOUNT)
+		return;
+	if (f2_rf_scan(fs, &rf)) {
+		vmsg(ctx, "roll-forward chain not readable: %s", fs->why);
+		f2_rf_free(rf);
+		return;
+	}
+	for (size_t i = 0; i < rf->ninos; i++)
+		n += !rf->inos[i].skip;
+	if (rf->ninos)
+		fix_problem(ctx, PR_CP_ROLL_FORWARD,
+			    "warm node log: %zu fsync-ed inode(s) (%zu recoverable offline) in a "
+			    "chain of %zu node(s) from block address %u", rf->ninos, n, rf->nchain,
+			    rf->start);
+	f2_rf_free(rf);
 }
 
 int pass_cp(struct fsck_ctx *ctx)
@@ -131,5 +160,6 @@ int pass_cp(struct fsck_ctx *ctx)
 		fix_problem(ctx, PR_CP_ORPHAN_BLOCK, "checkpoint pack %d: %s", fs->cp_pack + 1, fs->why);
 	vmsg(ctx, "checkpoint: %u orphan inode(s) in %u block(s)", ctx->orphans, fs->orphan_blocks);
 	load_nat_bits(ctx);
+	roll_forward_scan(ctx);
 	return 0;
 }

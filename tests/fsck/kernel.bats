@@ -5,9 +5,10 @@
 # deletes and rewrites files on them, and afterwards our fsck -f -n and
 # the reference fsck --dry-run find them clean.  One more image is left by
 # the kernel with an orphan inode (open, unlinked, synced, never
-# unmounted): our fsck, run in the guest while it is mounted, refuses -y
-# and warns under -n; on the host it walks the orphan and finds nothing
-# wrong.
+# unmounted) and a file fsync-ed after the last checkpoint: our fsck, run
+# in the guest while it is mounted, refuses -y and warns under -n; on the
+# host it walks the orphan and finds nothing wrong (at most a warning
+# that a file waits for roll-forward).
 load ../lib/common
 load ../lib/kernel
 
@@ -60,6 +61,10 @@ export F2FIELD REF_SLOAD
 	rc=0; "$FSCK" -n -v "$d/orphan.img" >"$d/orphan.out" 2>&1 || rc=$?
 	cat "$d/orphan.out"
 	[ "$rc" -eq 0 ]
-	if grep -q '^0x' "$d/orphan.out"; then return 1; fi
+	# nothing, or only the warning about a file waiting for roll-forward
+	# (the driver may checkpoint on that fsync instead of logging it)
+	if grep '^0x' "$d/orphan.out" | grep -vq '^0x020009 CP_ROLL_FORWARD: '; then
+		return 1
+	fi
 	grep -q 'checkpoint: 1 orphan inode(s)' "$d/orphan.out"
 }

@@ -4,7 +4,8 @@
 # it with the 6.1 driver, print the md5 of every regular file, write,
 # delete and rewrite files, unmount.  The last disk is left with an orphan
 # inode: a file is kept open by a background process, unlinked, and the
-# file system synced, and it stays mounted until the guest powers off.
+# file system synced; then a new file is written and fsync-ed (so it waits
+# for roll-forward), and it stays mounted until the guest powers off.
 # Our fsck.f2fs is then run on that mounted disk (-y must refuse, -n
 # warns).  Prints "vdX mount rc=N", "vdX md5 SUM PATH", "vdX write rc=N",
 # "vdX umount rc=N" (for the last: "vdX orphan rc=N", "vdX fsck-y rc=N
@@ -17,7 +18,8 @@ for d in /sys/block/vd*; do
 	grep -q " /mnt " /proc/mounts || continue
 	if [ "$d" = "$last" ]; then
 		seq 1 100000 >/mnt/orphan && sync &&
-			{ sleep 100000 </mnt/orphan & } && sleep 1 && rm /mnt/orphan && sync
+			{ sleep 100000 </mnt/orphan & } && sleep 1 && rm /mnt/orphan && sync &&
+			seq 1 3000 | dd of=/mnt/fsynced conv=fsync 2>/dev/null
 		echo "$dev orphan rc=$?"
 		# fsck.f2fs (staged as /bin/fsck.f2fs) refuses to repair it
 		# while mounted, and checks it read-only with a warning
