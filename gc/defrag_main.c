@@ -337,7 +337,7 @@ static int file_mode(const struct defrag_cmd *c)
 	if (!r)
 		r = f2_gc_move_file(w, ino, &ms);
 	if (!r)
-		r = f2_wfs_checkpoint(w);
+		r = f2_gc_checkpoint(w);
 	if (r) {
 		fprintf(stderr, "defrag.f2fs: %s: %s; the volume keeps its last checkpoint\n", c->file,
 			w && f2_wfs_why(w)[0] ? f2_wfs_why(w) : fs->why[0] ? fs->why : f2_strerror(r));

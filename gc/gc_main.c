@@ -167,7 +167,7 @@ static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, const struct f2_g
 
 		f2_wfs_stats(w, &ws);
 		if (ws.free_segs < need && since_cp) {
-			r = f2_wfs_checkpoint(w);
+			r = f2_gc_checkpoint(w);
 			since_cp = 0;
 			f2_wfs_stats(w, &ws);
 		}
@@ -182,13 +182,13 @@ static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, const struct f2_g
 		r = f2_gc_move_section(w, p->v[i].secno, ms);
 		since_cp++;
 		if (!r && since_cp >= c->cp_every && i + 1 < p->nvictims) {
-			r = f2_wfs_checkpoint(w);
+			r = f2_gc_checkpoint(w);
 			since_cp = 0;
 		}
 	}
 	*done = i;
 	if (!r)
-		r = f2_wfs_checkpoint(w);
+		r = f2_gc_checkpoint(w);
 	if (c->progress && p->nvictims)
 		fputc('\n', stderr);
 	if (r) {

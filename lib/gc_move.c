@@ -273,3 +273,14 @@ int f2_gc_move_file(struct f2_wfs *w, uint32_t ino, struct f2_gc_move_stats *st)
 	f2_file_close(f);
 	return err;
 }
+
+int f2_gc_checkpoint(struct f2_wfs *w)
+{
+	int err = ew_writeback(w);
+
+	if (!err)
+		err = ew_seg_roll_full(w);
+	if (!err)
+		err = f2_wfs_checkpoint(w);
+	return err;
+}

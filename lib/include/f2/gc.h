@@ -189,6 +189,11 @@ struct f2_gc_move_stats {
  */
 int f2_gc_move_section(struct f2_wfs *w, uint32_t secno, struct f2_gc_move_stats *st);
 
+/* Commit the moves: every log whose segment the moves filled gets its next
+ * segment first (a checkpoint must never record blkoff 512), then
+ * f2_wfs_checkpoint(). */
+int f2_gc_checkpoint(struct f2_wfs *w);
+
 /*
  * Rewrite every data block of regular file ino, in file order, to the
  * cold data log, so that its data becomes contiguous as far as the free
