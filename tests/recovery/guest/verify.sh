@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# verify.sh - boot 2 of tests/recovery: disks vda.. are, per scenario in
+# SCENARIOS order, the image as the power cut left it (mounted normally:
+# the driver rolls forward, tag A), then the copy our fsck -y recovered
+# (mounted -o ro,norecovery: tag B; then normally: tag N).  Prints
+# "TAG scenario md5 path" for every regular file, then "TAG scenario end".
+SCENARIOS="newfile append midwrite newdir many truncate unlinked inline indirect"
+letters=abcdefghijklmnopqrstuvwxyz
+list() {
+	(cd "$3" && find . -type f | sort | while read -r f; do
+		echo "$1 $2 $(md5sum <"$f" | cut -d' ' -f1) $f"
+	done)
+	echo "$1 $2 end"
+}
+n=$(echo $SCENARIOS | wc -w)
+i=1
+for s in $SCENARIOS; do
+	a=vd$(echo $letters | cut -c$i)
+	b=vd$(echo $letters | cut -c$((i + n)))
+	mkdir -p /mnt/a$s /mnt/b$s
+	if mount -t f2fs /dev/$a /mnt/a$s; then
+		list A $s /mnt/a$s; umount /mnt/a$s
+	else
+		echo "A $s mount-failed"
+	fi
+	if mount -t f2fs -o ro,norecovery /dev/$b /mnt/b$s; then
+		list B $s /mnt/b$s; umount /mnt/b$s
+	else
+		echo "B $s mount-failed"
+	fi
+	if mount -t f2fs /dev/$b /mnt/b$s; then
+		list N $s /mnt/b$s; umount /mnt/b$s
+	else
+		echo "N $s mount-failed"
+	fi
+	i=$((i + 1))
+done

@@ -1,0 +1,133 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/recovery/recovery.bats - offline roll-forward (lib/recovery.c,
+# fsck.f2fs): Linux 6.1 writes and fsyncs files in QEMU, then the power
+# is cut with no checkpoint (images.bash, guest/make.sh, one boot, cached).
+# For each scenario one copy is mounted normally in a second boot (the
+# driver rolls forward: tag A) and the other is recovered by our
+# fsck.f2fs -y on the host and mounted -o ro,norecovery (tag B), then
+# normally (tag N): every file's md5 must be the same in A, B and N.
+# Both fscks must find the recovered copy clean, and a crash at any write
+# of the recovery must leave a volume that fsck -y recovers the same way.
+
+load ../lib/common
+load ../lib/kernel
+load ../lib/powercut
+load images
+
+setup_file() {
+	export F2_TMP=$BATS_FILE_TMPDIR
+	local d=$BATS_FILE_TMPDIR s st
+	rf_images_build || { echo "$RF_ERROR" >"$d/error"; return 0; }
+	require_prog "$FSCK" || return 1
+	local -a disks=()
+	for s in $RF_SCENARIOS; do
+		cp --sparse=always "$RF_IMAGES/$s.img" "$d/$s.a.img"
+		cp --sparse=always "$RF_IMAGES/$s.img" "$d/$s.b.img"
+		st=0; "$FSCK" -n "$d/$s.b.img" >"$d/$s.n.out" 2>&1 || st=$?
+		echo $st >"$d/$s.n.rc"
+		st=0; "$FSCK" -y "$d/$s.b.img" >"$d/$s.y.out" 2>&1 || st=$?
+		echo $st >"$d/$s.y.rc"
+		cp --sparse=always "$d/$s.b.img" "$d/$s.rec.img"
+		disks+=("$d/$s.a.img")
+	done
+	for s in $RF_SCENARIOS; do
+		disks+=("$d/$s.b.img")
+	done
+	st=0
+	KERNEL_RUN_DIR=$d/verify KERNEL_TIMEOUT=900 \
+		kernel_run "$F2_TOP/tests/recovery/guest/verify.sh" "${disks[@]}" || st=$?
+	echo $st >"$d/verify.rc"
+	cp "$KERNEL_OUT" "$d/verify.out"
+}
+
+rf_require() {
+	if [ -f "$BATS_FILE_TMPDIR/error" ]; then
+		if [ -n "${KERNEL_UNAVAILABLE:-}" ]; then
+			skip "$(cat "$BATS_FILE_TMPDIR/error")"
+		fi
+		cat "$BATS_FILE_TMPDIR/error" >&2
+		return 1
+	fi
+}
+
+# rf_check S: A == B == N for scenario S, fsck -y succeeded, both fscks
+# find the recovered copy clean.
+rf_check() {
+	local s=$1 d=$BATS_FILE_TMPDIR t
+	rf_require
+	[ "$(cat "$d/verify.rc")" = 0 ] || { echo "verify boot failed"; cat "$d/verify.out"; return 1; }
+	echo "--- fsck -y:"; cat "$d/$s.y.out"
+	case $(cat "$d/$s.y.rc") in 0|1) ;; *) echo "fsck -y exit $(cat "$d/$s.y.rc")"; return 1 ;; esac
+	for t in A B N; do
+		grep "^$t $s " "$d/verify.out" | sed "s/^$t //" >"$d/$s.$t.list"
+		grep -q " end$" "$d/$s.$t.list" || { echo "no listing $t for $s"; grep "^$t $s" "$d/verify.out"; return 1; }
+	done
+	diff "$d/$s.A.list" "$d/$s.B.list" || { echo "norecovery mount of our recovery differs from the driver's roll-forward"; return 1; }
+	diff "$d/$s.A.list" "$d/$s.N.list" || { echo "normal mount of our recovery differs"; return 1; }
+	"$FSCK" -f -n "$d/$s.rec.img" || { echo "our fsck does not find the recovered image clean"; return 1; }
+	ref_fsck_clean "$d/$s.rec.img"
+}
+
+@test "the driver left roll-forward chains that fsck -n lists without writing" {
+	rf_require
+	local d=$BATS_FILE_TMPDIR s n=0
+	for s in $RF_SCENARIOS; do
+		echo "--- $s:"; cat "$d/$s.n.out"
+		[ "$s" = newdir ] && continue	# the driver checkpoints on a directory fsync
+		grep -q "would recover" "$d/$s.n.out" || { echo "nothing to recover in $s"; return 1; }
+		n=$((n + 1))
+	done
+	cmp "$RF_IMAGES/newfile.img" "$d/newfile.a.img"
+	[ "$n" -ge 8 ]
+}
+
+@test "fsck --no-roll-forward leaves the chain" {
+	rf_require
+	local d=$BATS_FILE_TMPDIR
+	cp --sparse=always "$RF_IMAGES/append.img" "$d/nrf.img"
+	run "$FSCK" -y --no-roll-forward "$d/nrf.img"
+	echo "$output"
+	[[ "$output" != *roll-forward* ]]
+	run "$FSCK" -n "$d/nrf.img"
+	echo "$output"
+	[[ "$output" == *"would recover"* ]]
+}
+
+@test "recovery: one new file" { rf_check newfile; }
+@test "recovery: append to an existing file" { rf_check append; }
+@test "recovery: overwrite in the middle of a large file" { rf_check midwrite; }
+@test "recovery: new file in a new directory, directory fsync-ed" { rf_check newdir; }
+@test "recovery: 500 small files each fsync-ed" { rf_check many; }
+@test "recovery: fsync, truncate, fsync" { rf_check truncate; }
+@test "recovery: fsync-ed file unlinked without a checkpoint" { rf_check unlinked; }
+@test "recovery: inline data" { rf_check inline; }
+@test "recovery: data past the indirect-node boundary" { rf_check indirect; }
+
+# Each power-cut state: the start's tree or the recovered one, and fsck -y
+# on it gives exactly the recovered tree, clean.
+rf_pc_check() {
+	local img=$1 st=0 got
+	powercut_check_start_or_final "$img" || return 1
+	cp --sparse=always "$img" "$img.re"
+	"$FSCK" -y "$img.re" >"$img.re.out" 2>&1 || st=$?
+	[ $st -le 1 ] || { echo "fsck -y exit $st"; cat "$img.re.out"; return 1; }
+	got=$(powercut_summary "$img.re" 2>&1)
+	if [ "$got" != "$(powercut_commit_summary "$POWERCUT_RECORDS")" ]; then
+		echo "fsck -y after the cut does not give the recovered tree:"
+		diff <(powercut_commit_summary "$POWERCUT_RECORDS") <(echo "$got") | head -n 20
+		return 1
+	fi
+	"$FSCK" -f -n "$img.re" >"$img.re.out" 2>&1 || { echo "not clean:"; cat "$img.re.out"; return 1; }
+	rm -f "$img.re" "$img.re.out"
+}
+
+@test "power cut at every write of the recovery (append, newfile)" {
+	rf_require
+	local s
+	for s in append newfile; do
+		POWERCUT_WRITER_OK=1 powercut_run "$RF_IMAGES/$s.img" rf_pc_check -- "$FSCK" -y @IMG
+		echo "$s: $POWERCUT_RECORDS records, $POWERCUT_CHECKED states"
+		[ "$POWERCUT_CHECKED" -gt 10 ]
+	done
+}
