@@ -65,8 +65,6 @@ struct fsck_ctx {
 	/* read-ahead windows of the walk: node blocks, data (dentry) blocks */
 	struct ra_window ra_node, ra_data;
 
-	/* scratch block buffers for the walk (no large stack frames) */
-	uint8_t *buf;
 };
 
 /* Phases, in order (see each file's opening comment). */
@@ -97,8 +95,6 @@ static inline int64_t main_idx(const struct fsck_ctx *ctx, uint64_t blkaddr)
 /* The SSA entry for blkaddr (cached per segment); NULL after reporting. */
 const struct f2_summary *ssa_entry(struct fsck_ctx *ctx, uint32_t blkaddr);
 void ssa_free(struct fsck_ctx *ctx);
-/* Directory entries of one directory (pass_dir.c), called by pass_tree. */
-struct dir_visit;
 void progress(struct fsck_ctx *ctx, const char *phase, uint64_t done, uint64_t total);
 void vmsg(struct fsck_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 #endif

@@ -395,7 +395,6 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 		if (in->i_inline & F2_INLINE_DENTRY)
 			dir_check_inline(w);
 	} else {
-		static const char *const what[2] = { "direct", "direct" };
 		uint64_t fa = ir->addrs, adb = w->adb, nids = F2_NIDS_PER_BLOCK;
 
 		err = walk_addrs(w, (const uint8_t *)&ir->node + offsetof(struct f2_inode, i_addr) +
@@ -409,7 +408,7 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 			case F2_NODE_DIR1_BLOCK:
 			case F2_NODE_DIR2_BLOCK:
 				fofs = fa + (uint64_t)i * adb;
-				err = walk_direct(w, c, 1 + (uint32_t)i, fofs, what[i]);
+				err = walk_direct(w, c, 1 + (uint32_t)i, fofs, "direct");
 				break;
 			case F2_NODE_IND1_BLOCK:
 				err = walk_indirect(w, c, 3, fa + 2 * adb, 1);

@@ -43,8 +43,7 @@ int fix_problem(struct fsck_ctx *ctx, uint32_t code, const char *fmt, ...)
 /* Record that an accepted fix was written (or failed). */
 void problem_fixed(struct fsck_ctx *ctx, uint32_t code, int ok);
 
-/* --json output of every finding and the summary, to out. */
-struct fsck_findings;
+/* --json output of every finding and the summary, on stdout. */
 void problems_json(struct fsck_ctx *ctx, int exit_code);
 void problems_free(struct fsck_ctx *ctx);
 #endif
