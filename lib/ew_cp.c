@@ -146,6 +146,11 @@ fail:
 	return err;
 }
 
+void f2_wfs_cp_flags(struct f2_wfs *w, uint32_t set, uint32_t clear)
+{
+	w->ckpt_flags = (w->ckpt_flags | set) & ~clear;
+}
+
 int f2_wfs_writeback(struct f2_wfs *w)
 {
 	return ew_writeback(w);
@@ -193,7 +198,8 @@ int f2_wfs_checkpoint(struct f2_wfs *w)
 	memcpy(raw + (fs->nat_bitmap - fs->cp_raw), w->nat_bitmap, fs->nat_bitmap_bytes);
 	memcpy(raw + (fs->sit_bitmap - fs->cp_raw), w->sit_bitmap, fs->sit_bitmap_bytes);
 	flags = w->ckpt_flags & (F2_CP_LARGE_NAT_BITMAP | F2_CP_CRC_RECOVERY |
-				 F2_CP_NOCRC_RECOVERY);
+				 F2_CP_NOCRC_RECOVERY | F2_CP_FSCK | F2_CP_ERROR |
+				 F2_CP_QUOTA_NEED_FSCK);
 	f2_set_le32(cp->ckpt_flags, flags | F2_CP_UMOUNT);
 	f2_set_le64(cp->checkpoint_ver, ver);
 	f2_set_le64(cp->valid_block_count, w->valid_blocks);

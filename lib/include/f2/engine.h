@@ -62,6 +62,11 @@ struct f2_fs *f2_wfs_fs(struct f2_wfs *w);
 
 /* Write back every cached block, then commit a checkpoint (umount flag). */
 int f2_wfs_checkpoint(struct f2_wfs *w);
+/* Flags of the next checkpoints: the engine always sets UMOUNT and
+ * computes COMPACT_SUM, ORPHAN_PRESENT and NAT_BITS; it carries over
+ * LARGE_NAT_BITMAP, the CRC_RECOVERY flags and the "needs checking"
+ * flags FSCK, ERROR and QUOTA_NEED_FSCK, which a repair clears here. */
+void f2_wfs_cp_flags(struct f2_wfs *w, uint32_t set, uint32_t clear);
 /* Write back cached blocks without committing (bounds memory). */
 int f2_wfs_writeback(struct f2_wfs *w);
 
