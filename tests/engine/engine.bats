@@ -90,3 +90,13 @@ engine_round() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "engine: an orphan is kept by a checkpoint and a reopen, then removed" {
+	local img=$BATS_TEST_TMPDIR/o.img
+	make_image "$img" 256M
+	run_mkfs "$MKFS" -f "$img"
+	run "$TE" orphan "$img"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	ref_fsck_clean "$img"
+}

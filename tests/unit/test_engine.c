@@ -357,8 +357,61 @@ static int do_check(const char *img)
 	UNIT_DONE();
 }
 
+static int orphan_fn(void *ctx, uint32_t ino)
+{
+	uint32_t *want = ctx;
+
+	if (ino == want[0])
+		want[1]++;
+	else
+		want[2]++;
+	return 0;
+}
+
+/* An orphan survives a checkpoint and a reopen, then goes away. */
+static int do_orphan(const char *img)
+{
+	struct f2_io *io;
+	struct f2_fs *fs;
+	struct f2_wfs *w;
+	struct f2_wattr a = attr(S_IFREG | 0644);
+	uint32_t ino, seen[3] = { 0, 0, 0 };
+
+	for (int round = 0; round < 2; round++) {
+		CHECK_EQ(f2_io_open(img, F2_IO_RDWR, &io), 0);
+		CHECK_EQ(f2_fs_open_io(io, NULL, &fs), 0);
+		if (unit_failures)
+			return 1;
+		CHECK_EQ(f2_wfs_open(fs, NULL, &w), 0);
+		if (unit_failures)
+			return 1;
+		if (round == 0) {
+			OK(f2_wfs_create(w, F2_ROOT_INO, "orphan", 6, &a, &ino));
+			OK(f2_wfs_orphan_add(w, ino));
+		} else {
+			OK(f2_wfs_lookup(w, F2_ROOT_INO, "orphan", 6, &ino));
+			CHECK_EQ(f2_wfs_orphan_del(w, ino), 0);
+		}
+		OK(f2_wfs_checkpoint(w));
+		f2_wfs_close(w);
+		f2_fs_close(fs);
+		f2_io_close(io);
+		CHECK_EQ(f2_fs_open(img, NULL, &fs), 0);
+		seen[0] = ino;
+		seen[1] = seen[2] = 0;
+		CHECK_EQ(f2_cp_orphans(fs, orphan_fn, seen), 0);
+		CHECK_EQ(seen[1], round == 0);
+		CHECK_EQ(seen[2], 0);
+		CHECK_EQ(!!(fs->cp_flags & F2_CP_ORPHAN_PRESENT), round == 0);
+		f2_fs_close(fs);
+	}
+	UNIT_DONE();
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "orphan"))
+		return do_orphan(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "write"))
 		return do_write(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "check"))
