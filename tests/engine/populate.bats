@@ -118,6 +118,20 @@ same_tree() {
 	     <("$MANIFEST" "$BATS_FILE_TMPDIR/tree/special")
 }
 
+@test "populate: a 1 TiB sparse image in little memory (one bit per segment), reference fsck clean" {
+	img=$BATS_TEST_TMPDIR/t.img
+	make_image "$img" 1T
+	run_mkfs "$MKFS" -f "$img"
+	real=$POP
+	[ -x "$F2_BUILD/mkfs/.libs/f2fs-populate" ] && real=$F2_BUILD/mkfs/.libs/f2fs-populate
+	LD_LIBRARY_PATH=$F2_BUILD/lib/.libs /usr/bin/time -o "$BATS_TEST_TMPDIR/rss" -f '%M' \
+		"$real" --root "$BATS_FILE_TMPDIR/small" "$img"
+	echo "peak RSS $(cat "$BATS_TEST_TMPDIR/rss") KiB"
+	[ "$(cat "$BATS_TEST_TMPDIR/rss")" -lt 65536 ]
+	ref_fsck_clean "$img"
+	same_tree "$BATS_FILE_TMPDIR/small" "$img"
+}
+
 @test "populate: --progress reports files and MiB on stderr, nothing when not asked off a tty" {
 	img=$BATS_TEST_TMPDIR/p.img
 	make_image "$img" 256M
