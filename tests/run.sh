@@ -45,7 +45,8 @@ deps=(build-essential autoconf automake libtool pkg-config uuid-dev
       busybox-static cpio e2fsprogs util-linux mount attr
       groff-base man-db
       jq liblz4-dev libzstd-dev liblzo2-dev
-      clang libclang-rt-14-dev)
+      clang libclang-rt-14-dev
+      python3 time)
 
 install_deps() {
 	local p missing=()
