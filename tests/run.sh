@@ -120,10 +120,11 @@ fi
 
 # run_suite SUITE [LABEL]: one bats suite, its TAP counted into the totals
 run_suite() {
-	local suite=$1 label=${2:-} out=$cache/suite.tap rc plan p s n got
+	local suite=$1 label=${2:-} out=$cache/suite.tap rc plan p s n got t0=$SECONDS
 	echo "# suite${label:+ ($label)}: $suite" | tee -a "$tap_log"
 	bats --tap "$suite" 2>&1 | tee "$out" | tee -a "$tap_log"
 	rc=${PIPESTATUS[0]}
+	echo "# suite${label:+ ($label)}: $suite took $((SECONDS - t0)) s" | tee -a "$tap_log"
 	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$out" | head -n 1)
 	# TAP results: "ok N ..." (or "ok N ... # skip ..."), "not ok N ..."
 	p=$(grep -E '^ok [0-9]+' "$out" | grep -Eicv '^ok [0-9]+.*# skip' || true)
