@@ -6,8 +6,8 @@
 # now empty, both fscks find the image clean and every file has the
 # content the kernel wrote; defrag.f2fs --file makes a file contiguous.
 # Crash safety: prefixes of the run's write log
-# (every checkpoint boundary, inside a checkpoint, a torn checkpoint head,
-# mid-interval) replayed onto the original leave a clean image with every
+# (inside the first checkpoint, a torn last checkpoint head,
+# complete) replayed onto the original leave a clean image with every
 # file intact.
 load ../lib/common
 load ../lib/kernel
@@ -103,20 +103,19 @@ clean_and_check() {
 	done
 }
 
-@test "move: crash at checkpoint boundaries, inside a checkpoint, a torn head, mid-run" {
+@test "move: crash inside the first checkpoint, a torn last checkpoint head, complete run" {
 	local orig=$BATS_TEST_TMPDIR/orig.img img=$BATS_TEST_TMPDIR/run.img log=$BATS_TEST_TMPDIR/run.log
 	fixture_copy aged "$orig"
 	cp --sparse=always "$orig" "$img"
 	F2_IO_RECORD=$log "$GC" --no-progress -c 64 "$img" >/dev/null
-	local total flushes f1 f2 n prefixes=() p
+	local total flushes f1 n prefixes=() p
 	total=$("$REPLAY" count "$log")
 	mapfile -t flushes < <("$REPLAY" list "$log" | awk '$2 == "flush" { print $1 }')
 	[ "${#flushes[@]}" -ge 4 ] || { echo "expected 2+ checkpoints, flushes: ${flushes[*]}"; return 1; }
-	f1=${flushes[0]} f2=${flushes[1]}
-	# before the first checkpoint's head; its head written, tail not; done
-	prefixes+=("$((f1 - 1))" "$((f1 + 1))" "$f2")
-	# half-way through the next interval
-	prefixes+=("$(( (f2 + ${flushes[2]}) / 2 ))")
+	f1=${flushes[0]}
+	# before the first checkpoint's head; its head written, tail not (the
+	# dense sampling is in geometry.bats, on a smaller image)
+	prefixes+=("$((f1 - 1))" "$((f1 + 1))")
 	# the last checkpoint: body written, head torn after 512 bytes
 	n=${flushes[${#flushes[@]} - 2]}
 	prefixes+=("$n:512")
