@@ -196,3 +196,19 @@ int gc_open_rw(const char *prog, const char *path, struct f2_io **io, struct f2_
 	}
 	return 0;
 }
+
+int gc_check_clean(const char *prog, const char *path, const struct f2_fs *fs)
+{
+	if (!(fs->cp_flags & F2_CP_UMOUNT)) {
+		fprintf(stderr, "%s: %s was not unmounted cleanly: mount it once so the kernel "
+			"rolls forward what was written after the last checkpoint, then clean it "
+			"(-n works as is)\n", prog, path);
+		return GC_EXIT_ERROR;
+	}
+	if (fs->cp_flags & (F2_CP_FSCK | F2_CP_ERROR)) {
+		fprintf(stderr, "%s: %s is marked as needing fsck: run fsck.f2fs first "
+			"(-n works as is)\n", prog, path);
+		return GC_EXIT_ERROR;
+	}
+	return 0;
+}

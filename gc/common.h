@@ -36,6 +36,12 @@ int gc_device_busy(const char *path, char *where, size_t len);
  * its checkpoint; 0 or GC_EXIT_ERROR. */
 int gc_open_ro(const char *prog, const char *path, struct f2_fs **fs);
 
+/* Moving needs a volume unmounted cleanly and not marked for fsck: else
+ * the driver's roll-forward chain (written after the last checkpoint into
+ * what the checkpoint calls free space) would be overwritten.  0, or
+ * GC_EXIT_ERROR with a message. */
+int gc_check_clean(const char *prog, const char *path, const struct f2_fs *fs);
+
 /* The same, read-write (the write log / fault backends of F2_IO_RECORD and
  * F2_IO_FAULT apply); *io must be closed after f2_fs_close(*fs). */
 struct f2_io;

@@ -317,6 +317,11 @@ static int file_mode(const struct defrag_cmd *c)
 		f2_io_close(io);
 		return GC_EXIT_ERROR;
 	}
+	if (!c->dry_run && (rc = gc_check_clean("defrag.f2fs", c->device, fs))) {
+		f2_fs_close(fs);
+		f2_io_close(io);
+		return rc;
+	}
 	rc = lookup_file(fs, c->file, &ino);
 	if (!rc && (r = file_extents(fs, ino, &blocks, &extents))) {
 		fprintf(stderr, "defrag.f2fs: %s: %s\n", c->file, fs->why[0] ? fs->why : f2_strerror(r));

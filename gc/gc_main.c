@@ -222,6 +222,8 @@ int main(int argc, char **argv)
 			 gc_open_rw("gc.f2fs", c.device, &io, &fs);
 	if (rc)
 		return rc;
+	if (!c.dry_run && (rc = gc_check_clean("gc.f2fs", c.device, fs)))
+		goto out_fs;
 	if (!c.dry_run && fs->ndevs > 1) {
 		fprintf(stderr, "gc.f2fs: %s: not implemented yet for multi-device volumes "
 			"(use -n)\n", c.device);

@@ -203,3 +203,24 @@ ours_img() {
 	[ "$status" -eq 8 ] && [[ $output == *"multi-device"* ]]
 	[ "$(sha256sum <"$d0")" = "$before" ]
 }
+
+@test "gc: moving refuses a volume not unmounted cleanly or marked for fsck; -n works" {
+	local f2field=$F2_BUILD/tests/tools/f2field flags before
+	require_prog "$f2field"
+	ours_img
+	flags=$("$f2field" "$IMG" get cp.ckpt_flags | awk '{ print $3 }')
+	[ $((flags & 1)) -eq 1 ]
+	"$f2field" "$IMG" set cp.ckpt_flags $((flags & ~1)) && "$f2field" "$IMG" fixcrc cp
+	before=$(sha256sum <"$IMG")
+	run "$GC" "$IMG"
+	[ "$status" -eq 8 ] && [[ $output == *"was not unmounted cleanly"* ]]
+	run "$DEFRAG" --file /x "$IMG"
+	[ "$status" -eq 8 ] && [[ $output == *"was not unmounted cleanly"* ]]
+	run "$GC" -n "$IMG"
+	[ "$status" -eq 0 ]
+	"$f2field" "$IMG" set cp.ckpt_flags $((flags | 0x10)) && "$f2field" "$IMG" fixcrc cp
+	before=$(sha256sum <"$IMG")
+	run "$GC" "$IMG"
+	[ "$status" -eq 8 ] && [[ $output == *"needing fsck"* ]]
+	[ "$(sha256sum <"$IMG")" = "$before" ]
+}
