@@ -76,9 +76,12 @@
 #              case's own problem codes added to POWERCUT_FSCK_ALLOW: every
 #              state opens with the same tree, and fsck finds the original
 #              problems or none.
-#   roll-forward, gc, defrag   as populate (gc and defrag must show the
-#              same tree at the start and the end; gc with
-#              --checkpoint-every: powercut_check_committed).
+#   gc         tests/crash/gc.bats: on a volume aged by tests/tools/f2age,
+#              powercut_check_start_or_final -- "$GC" -m 2 -c 1 @IMG (gc
+#              never changes the tree, so every state must show it whole,
+#              whatever the checkpoints in between).
+#   roll-forward, defrag   as gc (defrag --file once it moves blocks on
+#              small volumes; roll-forward as populate, once a tool runs it).
 # A writer that does not take the device path as an argument can be
 # wrapped in a small function that finds it in its own arguments.
 
