@@ -16,6 +16,7 @@
 #include "f2/errors.h"
 #include "f2/features.h"
 #include "f2/fs.h"
+#include "f2/recovery.h"
 #include "dump.h"
 #include "fields.h"
 
@@ -32,6 +33,7 @@ struct dump_opts {
 	const char *ls, *stat;
 	struct extract_opts ex;
 	int extract;
+	int fsync_chain;
 	const char *image;
 };
 
@@ -88,6 +90,7 @@ static void usage(FILE *f)
 "  -V print the version number and exit\n"
 "  -h human-readable sizes (--ls)\n"
 "  --json             JSON output on stdout\n"
+"  --fsync-chain      list the roll-forward chain of fsync-ed nodes\n"
 "  --ls PATH          list PATH like ls -l\n"
 "  --stat PATH        show the inode of PATH\n"
 "  --extract PATH --output DIR\n"
@@ -128,7 +131,8 @@ static int parse_num(const char *s, uint64_t *v)
 	return (e == s || *e || errno) ? -1 : 0;
 }
 
-enum { O_JSON = 256, O_LS, O_STAT, O_EXTRACT, O_OUTPUT, O_XATTRS, O_HELP, O_OWNERS, O_NOOWNERS };
+enum { O_JSON = 256, O_LS, O_STAT, O_EXTRACT, O_OUTPUT, O_XATTRS, O_HELP, O_OWNERS, O_NOOWNERS,
+       O_FSYNC_CHAIN };
 
 static int parse(int argc, char **argv, struct dump_opts *op)
 {
@@ -141,6 +145,7 @@ static int parse(int argc, char **argv, struct dump_opts *op)
 		{ "xattrs", required_argument, NULL, O_XATTRS },
 		{ "owners", no_argument, NULL, O_OWNERS },
 		{ "no-owners", no_argument, NULL, O_NOOWNERS },
+		{ "fsync-chain", no_argument, NULL, O_FSYNC_CHAIN },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -224,6 +229,9 @@ static int parse(int argc, char **argv, struct dump_opts *op)
 		case O_NOOWNERS:
 			op->ex.owners = 0;
 			break;
+		case O_FSYNC_CHAIN:
+			op->fsync_chain = 1;
+			break;
 		case O_HELP:
 			usage(stdout);
 			exit(0);
@@ -248,6 +256,54 @@ bad:
 	fprintf(stderr, "dump.f2fs: invalid argument '%s' for -%c\n", optarg, c < 256 ? c : '-');
 	usage(stderr);
 	return -1;
+}
+
+/* --fsync-chain: the node chain the kernel would roll forward
+ * (f2/recovery.h), block by block, then the fsync-ed inodes. */
+static void dump_fsync_chain(struct dump_ctx *d)
+{
+	struct f2_rf *rf;
+	int err = f2_rf_scan(d->fs, &rf);
+
+	if (err) {
+		dump_error(d, "fsync chain: %s", d->fs->why);
+		return;
+	}
+	out_text(d->o, "fsync chain from block %u: %zu node(s), %zu fsync-ed inode(s); ended: %s\n",
+		 rf->start, rf->nchain, rf->ninos, rf->stop);
+	out_arr_begin(d->o, "fsync_chain");
+	for (size_t i = 0; i < rf->nchain; i++) {
+		const struct f2_rf_blk *b = &rf->chain[i];
+
+		out_obj_begin(d->o, NULL, NULL);
+		out_u64(d->o, "blkaddr", b->addr);
+		out_u64(d->o, "nid", b->nid);
+		out_u64(d->o, "ino", b->ino);
+		out_u64(d->o, "ofs", b->ofs);
+		out_u64(d->o, "fsync", !!(b->marks & F2_FOOTER_FSYNC));
+		out_u64(d->o, "dent", !!(b->marks & F2_FOOTER_DENT));
+		out_u64(d->o, "next_blkaddr", b->next);
+		out_obj_end(d->o);
+	}
+	out_arr_end(d->o);
+	out_arr_begin(d->o, "fsync_inodes");
+	for (size_t i = 0; i < rf->ninos; i++) {
+		const struct f2_rf_ino *e = &rf->inos[i];
+
+		out_obj_begin(d->o, NULL, NULL);
+		out_u64(d->o, "ino", e->ino);
+		out_u64(d->o, "new", (uint64_t)e->is_new);
+		out_u64(d->o, "nodes", e->nodes);
+		out_u64(d->o, "size", e->size);
+		out_u64(d->o, "pino", e->pino);
+		out_str(d->o, "name", (const char *)e->name, e->namelen);
+		out_u64(d->o, "recoverable", (uint64_t)!e->skip);
+		if (e->skip)
+			out_str(d->o, "why", e->why, strlen(e->why));
+		out_obj_end(d->o);
+	}
+	out_arr_end(d->o);
+	f2_rf_free(rf);
 }
 
 static void info_lines(struct dump_ctx *d)
@@ -340,6 +396,8 @@ int main(int argc, char **argv)
 		dump_stat(&d, op.stat);
 	if (op.extract)
 		dump_extract(&d, &op.ex);
+	if (op.fsync_chain)
+		dump_fsync_chain(&d);
 	out_obj_end(&o);
 	out_finish(&o);
 	f2_fs_close(d.fs);
