@@ -341,8 +341,15 @@ static int reserve(struct f2_rf *rf, struct f2_wfs *w)
 	err = node_summaries(w);
 	if (err)
 		return err;
-	for (int t = 0; t < F2_NR_CURSEG; t++)
+	for (int t = 0; t < F2_NR_CURSEG; t++) {
+		struct ew_sit *e;
+
+		/* loaded so that the checkpoint frees it if it stays empty */
+		err = ew_sit_entry(w, w->cur[t].segno, &e);
+		if (err)
+			return err;
 		w->cur[t].blkoff = F2_BLKS_PER_SEG;
+	}
 	return 0;
 }
 
