@@ -83,6 +83,19 @@ static int close_all(struct f2_io **devs, uint32_t n, int rc)
 	return rc;
 }
 
+/* --populate: copy --root into an existing, unmounted volume. */
+static int populate_existing(const struct mkfs_cmd *c)
+{
+	char what[128];
+
+	if (probe_mounted(c->devices[0], what, sizeof(what))) {
+		fprintf(stderr, "mkfs.f2fs: %s is mounted on %s; not populating it\n",
+			c->devices[0], what);
+		return 1;
+	}
+	return pop_run(c->devices[0], &c->pop, stderr) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct mkfs_cmd c;
@@ -97,6 +110,21 @@ int main(int argc, char **argv)
 
 	if (r)
 		return r > 0 ? 0 : 1;
+	if (c.pop.root && c.fixed_time >= 0)
+		c.pop.fixed_time = c.fixed_time;
+	else if (c.pop.root && getenv("SOURCE_DATE_EPOCH"))
+		c.pop.fixed_time = strtoll(getenv("SOURCE_DATE_EPOCH"), NULL, 10);
+	c.pop.quiet = c.quiet;
+	if (c.populate_only)
+		return populate_existing(&c);
+	if (c.pop.root && c.ndevs > 1) {
+		fprintf(stderr, "mkfs.f2fs: --root with -c is not supported yet\n");
+		return 1;
+	}
+	if (c.pop.root && c.fs.geom.zoned) {
+		fprintf(stderr, "mkfs.f2fs: --root on zoned devices is not supported yet\n");
+		return 1;
+	}
 	if (f2_features_check(c.fs.sb.features, &dep)) {
 		fprintf(stderr, "mkfs.f2fs: feature %s requires extra_attr\n", dep->name);
 		return 1;
@@ -213,5 +241,9 @@ int main(int argc, char **argv)
 		       (unsigned long long)(g.user_block_count >> 8));
 		printf("  features: %s\n  UUID: %s\n", feats[0] ? feats : "none", uuid_str);
 	}
+	/* --root: the tree goes in through the engine, committed by its own
+	 * checkpoint (a crash leaves the empty file system just made) */
+	if (c.pop.root && pop_run(c.devices[0], &c.pop, stderr))
+		return 1;
 	return 0;
 }

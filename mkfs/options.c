@@ -46,6 +46,11 @@ void mkfs_usage(FILE *out)
 "  -w bytes      unit of the sectors argument\n"
 "  -z secs       sections per zone (default 1)\n"
 "  -V            print the version\n"
+"  --root DIR    copy DIR into the new file system (see mkfs.f2fs(8)):\n"
+"    --uid-map H:F[:N], --gid-map H:F[:N]  map host ids (repeatable)\n"
+"    --file-contexts FILE  SELinux labels (libselinux), --mount-point PATH\n"
+"    --progress, --no-progress  progress on stderr (default: on a tty)\n"
+"  --populate    with --root: copy into an existing, unmounted F2FS device\n"
 "  -h, --help    this help\n");
 }
 
@@ -83,6 +88,14 @@ int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "root", required_argument, NULL, 256 },
+		{ "populate", no_argument, NULL, 257 },
+		{ "uid-map", required_argument, NULL, 258 },
+		{ "gid-map", required_argument, NULL, 259 },
+		{ "file-contexts", required_argument, NULL, 260 },
+		{ "mount-point", required_argument, NULL, 261 },
+		{ "progress", no_argument, NULL, 262 },
+		{ "no-progress", no_argument, NULL, 263 },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct f2_geom_params *g = &c->fs.geom;
@@ -98,6 +111,9 @@ int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 	c->fs.root_uid = (uint32_t)getuid();
 	c->fs.root_gid = (uint32_t)getgid();
 	c->ndevs = 1;
+	c->pop.fixed_time = -1;
+	c->pop.progress = -1;
+	c->pop.mount_point = "/";
 
 	while ((ch = getopt_long(argc, argv, "a:c:C:d:e:E:fg:hil:mo:O:qrR:s:St:T:U:Vw:z:",
 				 longopts, NULL)) != -1) {
@@ -236,10 +252,33 @@ int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 			if (parse_u32(optarg, "sections per zone", 1, &g->secs_per_zone))
 				return -1;
 			break;
+		case 256: c->pop.root = optarg; break;
+		case 257: c->populate_only = 1; break;
+		case 258:
+		case 259: {
+			struct pop_idmap *m = ch == 258 ? c->pop.uid : c->pop.gid;
+			uint32_t *n = ch == 258 ? &c->pop.nuid : &c->pop.ngid;
+
+			if (*n >= POP_MAX_MAPS || pop_parse_idmap(optarg, &m[*n])) {
+				fprintf(stderr, "mkfs.f2fs: invalid id map '%s' (HOST:FS[:COUNT], "
+					"at most %d)\n", optarg, POP_MAX_MAPS);
+				return -1;
+			}
+			(*n)++;
+			break;
+		}
+		case 260: c->pop.file_contexts = optarg; break;
+		case 261: c->pop.mount_point = optarg; break;
+		case 262: c->pop.progress = 1; break;
+		case 263: c->pop.progress = 0; break;
 		default:
 			mkfs_usage(stderr);
 			return -1;
 		}
+	}
+	if (c->populate_only && !c->pop.root) {
+		fprintf(stderr, "mkfs.f2fs: --populate needs --root DIR\n");
+		return -1;
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "mkfs.f2fs: no device given\n");

@@ -4,6 +4,7 @@
 #define MKFS_OPTIONS_H
 #include <stdint.h>
 #include "f2/mkfs.h"
+#include "populate.h"
 
 struct mkfs_cmd {
 	struct f2_mkfs_opts fs;
@@ -14,6 +15,8 @@ struct mkfs_cmd {
 	int force, quiet, debug, zero_seed, have_uuid;
 	int64_t fixed_time;		/* -T, -1 = now */
 	const char *uuid_text;
+	struct pop_opts pop;		/* --root DIR and its options */
+	int populate_only;		/* --populate: no format, copy into device */
 };
 
 /* Parse argv; returns 0, 1 after --help/-V (exit 0), or -1 on error. */

@@ -132,6 +132,32 @@ same_tree() {
 	same_tree "$BATS_FILE_TMPDIR/small" "$img"
 }
 
+@test "populate: mkfs.f2fs --root and mkfs.f2fs --populate --root give the bytes of mkfs + f2fs-populate" {
+	local u=6e1c2e5a-3d2f-4a8e-9d53-0b9c1f0d7a11 n
+	for n in 1 2 3; do make_image "$BATS_TEST_TMPDIR/m$n.img" 512M; done
+	run_mkfs "$MKFS" -f -O "$FEAT" -U $u -T 1600000000 --root "$BATS_FILE_TMPDIR/tree" \
+		"$BATS_TEST_TMPDIR/m1.img"
+	run_mkfs "$MKFS" -f -O "$FEAT" -U $u -T 1600000000 "$BATS_TEST_TMPDIR/m2.img"
+	run_mkfs "$MKFS" -T 1600000000 --populate --root "$BATS_FILE_TMPDIR/tree" \
+		"$BATS_TEST_TMPDIR/m2.img"
+	run_mkfs "$MKFS" -f -O "$FEAT" -U $u -T 1600000000 "$BATS_TEST_TMPDIR/m3.img"
+	"$POP" --root "$BATS_FILE_TMPDIR/tree" -T 1600000000 "$BATS_TEST_TMPDIR/m3.img"
+	cmp "$BATS_TEST_TMPDIR/m1.img" "$BATS_TEST_TMPDIR/m2.img"
+	cmp "$BATS_TEST_TMPDIR/m1.img" "$BATS_TEST_TMPDIR/m3.img"
+	ref_fsck_clean "$BATS_TEST_TMPDIR/m1.img"
+	# refusals
+	run "$MKFS" -f --populate "$BATS_TEST_TMPDIR/m1.img"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"needs --root"* ]]
+	make_image "$BATS_TEST_TMPDIR/m4.img" 512M
+	run "$MKFS" -f -c "$BATS_TEST_TMPDIR/m4.img" --root "$BATS_FILE_TMPDIR/small" \
+		"$BATS_TEST_TMPDIR/m3.img"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"not supported"* ]]
+	run "$MKFS" -f --uid-map nonsense --root "$BATS_FILE_TMPDIR/small" "$BATS_TEST_TMPDIR/m3.img"
+	[ "$status" -ne 0 ]
+}
+
 @test "populate: --progress reports files and MiB on stderr, nothing when not asked off a tty" {
 	img=$BATS_TEST_TMPDIR/p.img
 	make_image "$img" 256M
