@@ -391,7 +391,8 @@ static int walk(struct pop *p, uint32_t dir_ino)
 			names[n++] = nm + 1;
 		}
 	}
-	qsort(names, n, sizeof(*names), cmp_name);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_name);
 	for (size_t i = 0; i < n && i < PREFETCH; i++)
 		prefetch(p, plen, names[i]);
 	for (size_t i = 0; i < n && !err; i++) {
