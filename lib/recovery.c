@@ -435,6 +435,21 @@ static int recover_name(struct f2_rf_ino *e, struct f2_wfs *w, const struct f2_n
 	return f2_wfs_create(w, e->pino, (const char *)e->name, e->namelen, &a, target);
 }
 
+struct xa_ctx {
+	struct f2_wfs *w;
+	uint32_t target;
+	int err;
+};
+
+static int put_xattr(void *ctx, const struct f2_xattr *x)
+{
+	struct xa_ctx *c = ctx;
+
+	c->err = f2_wfs_setxattr(c->w, c->target, x->index, x->name, x->name_len, x->value,
+				 x->value_len);
+	return c->err;
+}
+
 static int recover_one(struct f2_rf *rf, struct f2_rf_ino *e, struct f2_wfs *w)
 {
 	struct f2_fs *fs = rf->fs;
@@ -578,6 +593,17 @@ static int recover_one(struct f2_rf *rf, struct f2_rf_ino *e, struct f2_wfs *w)
 		goto out;
 	attrs_of(&ir.node, &a);
 	err = f2_wfs_setattr(w, target, &a);
+	if (!err && inode_at >= 0) {
+		/* xattrs of the newest inode: its inline area, and its xattr
+		 * node as committed (a newer xattr node is not replayed) */
+		struct xa_ctx xc = { .w = w, .target = target };
+		int xe = f2_xattr_iter(fs, &ir, put_xattr, &xc);
+
+		if (xc.err)
+			err = xc.err;
+		else if (xe)
+			snprintf(e->why, sizeof(e->why), "xattrs partly recovered: %.60s", fs->why);
+	}
 out:
 	free(buf);
 	free(pl.p);

@@ -8,7 +8,7 @@
 #                       with RF_ERROR set
 #   RF_SCENARIOS        the scenarios, in disk order
 
-RF_SCENARIOS="newfile append midwrite newdir many truncate unlinked inline indirect"
+RF_SCENARIOS="newfile append midwrite newdir many truncate unlinked inline indirect xattr"
 RF_GUEST=$F2_TOP/tests/recovery/guest
 RF_CACHE=$F2_TOP/tests/.cache/recovery
 
@@ -32,6 +32,7 @@ rf_make() {
 	done
 	${CC:-cc} -O2 -Wall -Wextra -o "$dir/fsyncw" "$RF_GUEST/fsyncw.c" || return 1
 	kernel_add_binary "$dir/fsyncw" || return 1
+	kernel_add_binary /usr/bin/setfattr || return 1
 	KERNEL_RUN_DIR=$dir/run KERNEL_TIMEOUT=900 kernel_run "$RF_GUEST/make.sh" "${disks[@]}" ||
 		status=$?
 	cp "$KERNEL_OUT" "$dir/guest.log"

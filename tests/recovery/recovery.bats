@@ -39,6 +39,7 @@ setup_file() {
 	for try in 1 2; do
 		st=0
 		rm -rf "$d/verify"
+		kernel_add_binary /usr/bin/getfattr || return 1
 		KERNEL_RUN_DIR=$d/verify KERNEL_TIMEOUT=900 \
 			kernel_run "$F2_TOP/tests/recovery/guest/verify.sh" "${disks[@]}" \
 			>"$d/verify.err" 2>&1 || st=$?
@@ -114,6 +115,11 @@ rf_check() {
 @test "recovery: fsync-ed file unlinked without a checkpoint" { rf_check unlinked; }
 @test "recovery: inline data" { rf_check inline; }
 @test "recovery: data past the indirect-node boundary" { rf_check indirect; }
+@test "recovery: xattrs set then fsync-ed (new and existing file)" {
+	rf_check xattr
+	grep -q 'user.color="blue"' "$BATS_FILE_TMPDIR/xattr.A.list"
+	grep -q 'user.note="later"' "$BATS_FILE_TMPDIR/xattr.A.list"
+}
 
 # Each power-cut state: the start's tree or the recovered one, and fsck -y
 # on it gives exactly the recovered tree, clean.

@@ -4,7 +4,7 @@
 # the host).  Each gets a baseline that one sync checkpoints; then every
 # scenario writes and fsyncs without a checkpoint, and the guest reboots
 # at once through sysrq (qemu -no-reboot exits): a power cut.
-SCENARIOS="newfile append midwrite newdir many truncate unlinked inline indirect"
+SCENARIOS="newfile append midwrite newdir many truncate unlinked inline indirect xattr"
 rnd() { head -c "$1" /dev/urandom; }
 
 base_newfile() { :; }
@@ -16,6 +16,7 @@ base_truncate() { :; }
 base_unlinked() { :; }
 base_inline() { :; }
 base_indirect() { :; }
+base_xattr() { rnd 5000 >"$1/old"; }
 
 run_newfile() { rnd 20000 >"$1/new" && fsyncw "$1/new"; }
 run_append() { rnd 30000 >>"$1/a" && fsyncw "$1/a"; }
@@ -33,6 +34,11 @@ run_unlinked() {
 }
 run_inline() { echo "a few bytes of inline data" >"$1/i" && fsyncw "$1/i"; }
 run_indirect() { rnd $((3100 * 4096)) >"$1/huge" && fsyncw "$1/huge"; }
+run_xattr() {
+	rnd 3000 >"$1/x" && setfattr -n user.color -v blue "$1/x" &&
+		setfattr -n user.shape -v round "$1/x" && fsyncw "$1/x" &&
+		setfattr -n user.note -v later "$1/old" && fsyncw "$1/old"
+}
 
 letters=abcdefghijklmnop
 i=1

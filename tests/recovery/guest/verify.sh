@@ -3,12 +3,14 @@
 # SCENARIOS order, the image as the power cut left it (mounted normally:
 # the driver rolls forward, tag A), then the copy our fsck -y recovered
 # (mounted -o ro,norecovery: tag B; then normally: tag N).  Prints
-# "TAG scenario md5 path" for every regular file, then "TAG scenario end".
-SCENARIOS="newfile append midwrite newdir many truncate unlinked inline indirect"
+# "TAG scenario md5 path user-xattrs" for every regular file, then
+# "TAG scenario end".
+SCENARIOS="newfile append midwrite newdir many truncate unlinked inline indirect xattr"
 letters=abcdefghijklmnopqrstuvwxyz
 list() {
 	(cd "$3" && find . -type f | sort | while read -r f; do
-		echo "$1 $2 $(md5sum <"$f" | cut -d' ' -f1) $f"
+		xa=$(getfattr -d -m user "$f" 2>/dev/null | grep -v '^#' | grep . | sort | tr '\n' ' ')
+		echo "$1 $2 $(md5sum <"$f" | cut -d' ' -f1) $f $xa"
 	done)
 	echo "$1 $2 end"
 }
