@@ -523,7 +523,8 @@ static int recover_one(struct f2_rf *rf, struct f2_rf_ino *e, struct f2_wfs *w)
 	}
 	if (err)
 		goto out;
-	qsort(pl.p, pl.n, sizeof(*pl.p), cmp_pair);
+	if (pl.n)
+		qsort(pl.p, pl.n, sizeof(*pl.p), cmp_pair);
 
 	if (e->last_dent >= 0 && e->namelen) {
 		err = recover_name(e, w, &ir.node, &target);

@@ -94,7 +94,7 @@ rf_check() {
 	[ "$n" -ge 8 ]
 }
 
-@test "fsck --no-roll-forward leaves the chain" {
+@test "fsck --no-roll-forward leaves the chain, -p rolls forward" {
 	rf_require
 	local d=$BATS_FILE_TMPDIR
 	cp --sparse=always "$RF_IMAGES/append.img" "$d/nrf.img"
@@ -104,6 +104,14 @@ rf_check() {
 	run "$FSCK" -n "$d/nrf.img"
 	echo "$output"
 	[[ "$output" == *"would recover"* ]]
+	# preen rolls forward too
+	run "$FSCK" -p "$d/nrf.img"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"roll-forward: recovered"* ]]
+	run "$FSCK" -f -n "$d/nrf.img"
+	echo "$output"
+	[ "$status" -eq 0 ]
 }
 
 @test "recovery: one new file" { rf_check newfile; }
