@@ -15,7 +15,7 @@ enum field_kind { F_U, F_STR, F_UTF16, F_HEX };
 struct field {
 	const char *name;
 	uint16_t off;
-	uint8_t size;		/* bytes of one element (F_U: 1, 2, 4, 8) */
+	uint16_t size;		/* bytes of one element (F_U: 1, 2, 4, 8; F_STR up to 256) */
 	uint8_t kind;
 	uint16_t count;		/* > 1: an array printed as name[i] */
 	uint16_t shown;		/* elements printed (0 = count) */

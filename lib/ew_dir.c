@@ -28,16 +28,7 @@ struct area {
 
 uint8_t ew_ftype(uint16_t mode)
 {
-	switch (mode & S_IFMT) {
-	case S_IFREG: return F2_FT_REG_FILE;
-	case S_IFDIR: return F2_FT_DIR;
-	case S_IFCHR: return F2_FT_CHRDEV;
-	case S_IFBLK: return F2_FT_BLKDEV;
-	case S_IFIFO: return F2_FT_FIFO;
-	case S_IFSOCK: return F2_FT_SOCK;
-	case S_IFLNK: return F2_FT_SYMLINK;
-	}
-	return F2_FT_UNKNOWN;
+	return f2_ftype_of_mode(mode);
 }
 
 static void area_inline(struct f2_wfs *w, struct ew_blk *inode, struct area *a)

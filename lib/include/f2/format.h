@@ -515,6 +515,22 @@ enum f2_ftype {
 	F2_FT_MAX
 };
 
+/* The dentry file type of an inode mode (POSIX S_IFMT values, which the
+ * on-disk i_mode uses). */
+static inline uint8_t f2_ftype_of_mode(uint16_t mode)
+{
+	switch (mode & 0170000) {
+	case 0100000: return F2_FT_REG_FILE;
+	case 0040000: return F2_FT_DIR;
+	case 0020000: return F2_FT_CHRDEV;
+	case 0060000: return F2_FT_BLKDEV;
+	case 0010000: return F2_FT_FIFO;
+	case 0140000: return F2_FT_SOCK;
+	case 0120000: return F2_FT_SYMLINK;
+	}
+	return F2_FT_UNKNOWN;
+}
+
 struct f2_dir_entry {
 	le32 hash_code;
 	le32 ino;
