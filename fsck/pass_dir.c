@@ -99,19 +99,18 @@ static void check_slots(struct walk *w, const uint8_t *bitmap, const struct f2_d
 			w->have_dotdot = 1;
 			w->dotdot = ino;
 		} else {
-			/* f2fs-tools 1.15 (sload) stores the hash without clearing the
-			 * collision bit; the kernel clears it: accept both */
-			if (w->hash_ok && f2_dentry_hash(name, len) != (hash & ~F2_HASH_COL_BIT))
+			/* the kernel's lookup compares all 32 bits */
+			if (w->hash_ok && f2_dentry_hash(name, len) != hash)
 				fix_problem(ctx, PR_DENT_HASH,
 					    "dir ino %u, %s slot %u, name \"%.*s\": hash 0x%08x, "
 					    "expected 0x%08x", w->ino, where, i, (int)len, name, hash,
 					    f2_dentry_hash(name, len));
-			else if (placed && (hash & ~F2_HASH_COL_BIT) % nb != bucket)
+			else if (placed && hash % nb != bucket)
 				fix_problem(ctx, PR_DENT_BUCKET,
 					    "dir ino %u, %s (level %u bucket %llu), name \"%.*s\": "
 					    "hash 0x%08x belongs in bucket %llu", w->ino, where, level,
 					    (unsigned long long)bucket, (int)len, name, hash,
-					    (unsigned long long)((hash & ~F2_HASH_COL_BIT) % nb));
+					    (unsigned long long)(hash % nb));
 			if (d->file_type == F2_FT_UNKNOWN || d->file_type >= F2_FT_MAX)
 				fix_problem(ctx, PR_DENT_FTYPE,
 					    "dir ino %u, name \"%.*s\": file type %u invalid", w->ino,

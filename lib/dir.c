@@ -307,7 +307,7 @@ int f2_dir_lookup(struct f2_fs *fs, const struct f2_inode_ref *dir,
 		return r;
 	if (!len || len > F2_NAME_LEN)
 		return f2_fs_fail(fs, -ENOENT, "name of length %zu cannot exist", len);
-	q.hash = f2_dentry_hash_full(name, len);
+	q.hash = f2_dentry_hash(name, len);
 	if (dir->encrypted || (f2_le32(dir->node.i.i_flags) & F2_CASEFOLD_FL) ||
 	    (dir->node.i.i_inline & F2_INLINE_DENTRY)) {
 		q.use_hash = 0;

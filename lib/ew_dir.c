@@ -276,7 +276,7 @@ int ew_dir_add(struct f2_wfs *w, uint32_t dir, const uint8_t *name, size_t len,
 		area_inline(w, inode, &a);
 		s = find_slots(&a, need);
 		if (s >= 0) {
-			put_entry(&a, (uint32_t)s, name, len, f2_dentry_hash_full(name, len), ino, type);
+			put_entry(&a, (uint32_t)s, name, len, f2_dentry_hash(name, len), ino, type);
 			inode->dirty = 1;
 			return 0;
 		}
@@ -284,7 +284,7 @@ int ew_dir_add(struct f2_wfs *w, uint32_t dir, const uint8_t *name, size_t len,
 		if (err)
 			return err;
 	}
-	hash = f2_dentry_hash_full(name, len);
+	hash = f2_dentry_hash(name, len);
 	depth = f2_le32(ew_node(inode)->i.i_current_depth);
 	for (uint32_t level = 0; level < F2_MAX_DIR_HASH_DEPTH; level++) {
 		uint64_t first = level_start(level) + (hash % dir_buckets(level)) *
@@ -343,7 +343,7 @@ int ew_dir_find(struct f2_wfs *w, uint32_t dir, const uint8_t *name, size_t len,
 		}
 		return 0;
 	}
-	hash = f2_dentry_hash_full(name, len);
+	hash = f2_dentry_hash(name, len);
 	depth = f2_le32(ew_node(inode)->i.i_current_depth);
 	nblocks = (f2_le64(ew_node(inode)->i.i_size) + F2_BLKSIZE - 1) / F2_BLKSIZE;
 	if (depth > F2_MAX_DIR_HASH_DEPTH)

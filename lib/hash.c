@@ -46,11 +46,6 @@ static void pack_chunk(const uint8_t *p, size_t len, uint32_t out[4])
 
 uint32_t f2_dentry_hash(const uint8_t *name, size_t len)
 {
-	return f2_dentry_hash_full(name, len) & ~F2_HASH_COL_BIT;
-}
-
-uint32_t f2_dentry_hash_full(const uint8_t *name, size_t len)
-{
 	uint32_t h[4] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476 };
 	uint32_t in[4];
 

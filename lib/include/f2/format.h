@@ -501,7 +501,6 @@ _Static_assert(offsetof(struct f2_summary_block, journal) == 3584, "sum journal"
 #define F2_DENTRY_BITMAP_SIZE	27	/* ceil(214 / 8) */
 #define F2_DENTRY_RESERVED	3
 #define F2_MAX_DIR_HASH_DEPTH	63
-#define F2_HASH_COL_BIT		(1u << 31)
 
 enum f2_ftype {
 	F2_FT_UNKNOWN = 0,

@@ -5,12 +5,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Hash of a name as stored in f2_dir_entry.hash_code (host order);
- * "." and ".." hash to 0.  Casefolded names must be folded first. */
+/*
+ * Hash of a name as stored in f2_dir_entry.hash_code (host order) and
+ * compared for equality by the kernel's lookup; "." and ".." hash to 0.
+ * All 32 bits are kept: Linux 6.1 and f2fs-tools 1.15 mask the hash with
+ * their collision bit, which is bit 63 and so clears nothing.  Casefolded
+ * names must be folded first.
+ */
 uint32_t f2_dentry_hash(const uint8_t *name, size_t len);
-/* The hash as Linux 6.1 and f2fs-tools 1.15 store and compare it: their
- * F2FS_HASH_COL_BIT is bit 63, so masking a 32-bit hash with it keeps
- * bit 31.  Writers must store this value (the kernel's lookup compares
- * hash_code for equality); bucket placement is the same either way. */
-uint32_t f2_dentry_hash_full(const uint8_t *name, size_t len);
 #endif
