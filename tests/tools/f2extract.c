@@ -195,5 +195,8 @@ int main(int argc, char **argv)
 	}
 	extract(&c, &ir);
 	f2_fs_close(c.fs);
+	for (size_t i = 0; i < c.nseen; i++)
+		free(c.seen[i].path);
+	free(c.seen);
 	return c.errors ? 1 : 0;
 }
