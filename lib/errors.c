@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* errors.c - text for the library's error codes. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "f2/errors.h"
 
@@ -32,4 +34,16 @@ const char *f2_strerror(int err)
 	if (err < 0 && err > -F2_EBASE)
 		return strerror(-err);
 	return "unknown error";
+}
+
+int f2_why(char *why, size_t len, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && len) {
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+	return err;
 }

@@ -227,19 +227,6 @@ void f2_sb_set_crc(struct f2_super *sb)
 	}
 }
 
-static int bad(char *why, size_t len, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int bad(char *why, size_t len, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why && len) {
-		va_start(ap, fmt);
-		vsnprintf(why, len, fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
 
 int f2_sb_verify(const struct f2_super *sb, uint64_t dev_blocks,
 		 char *why, size_t wl)
@@ -264,64 +251,64 @@ int f2_sb_verify(const struct f2_super *sb, uint64_t dev_blocks,
 	uint64_t next = seg0;
 
 	if (f2_le32(sb->magic) != F2_SUPER_MAGIC)
-		return bad(why, wl, F2_EBADMAGIC, "magic 0x%08x is not f2fs", f2_le32(sb->magic));
+		return f2_why(why, wl, F2_EBADMAGIC, "magic 0x%08x is not f2fs", f2_le32(sb->magic));
 	if (f2_le32(sb->feature) & F2_FEAT_SB_CHKSUM) {
 		uint32_t off = f2_le32(sb->checksum_offset);
 
 		if (off != F2_SB_CHKSUM_OFFSET)
-			return bad(why, wl, F2_ECORRUPT, "checksum_offset %u, expected %zu",
+			return f2_why(why, wl, F2_ECORRUPT, "checksum_offset %u, expected %zu",
 				   off, F2_SB_CHKSUM_OFFSET);
 		if (f2_crc32(F2_SUPER_MAGIC, sb, off) != f2_le32(sb->crc))
-			return bad(why, wl, F2_EBADCRC, "superblock checksum mismatch");
+			return f2_why(why, wl, F2_EBADCRC, "superblock checksum mismatch");
 	}
 	if (f2_le32(sb->log_blocksize) != F2_LOG_BLKSIZE)
-		return bad(why, wl, F2_EUNSUPP, "block size 2^%u is not 4096",
+		return f2_why(why, wl, F2_EUNSUPP, "block size 2^%u is not 4096",
 			   f2_le32(sb->log_blocksize));
 	if (f2_le32(sb->log_blocks_per_seg) != F2_LOG_BLKS_PER_SEG)
-		return bad(why, wl, F2_EUNSUPP, "2^%u blocks per segment is not 512",
+		return f2_why(why, wl, F2_EUNSUPP, "2^%u blocks per segment is not 512",
 			   f2_le32(sb->log_blocks_per_seg));
 	if (f2_le32(sb->log_sectorsize) < 9 || f2_le32(sb->log_sectorsize) > 12 ||
 	    f2_le32(sb->log_sectorsize) + f2_le32(sb->log_sectors_per_block) != 12)
-		return bad(why, wl, F2_ECORRUPT, "sector size fields %u/%u inconsistent",
+		return f2_why(why, wl, F2_ECORRUPT, "sector size fields %u/%u inconsistent",
 			   f2_le32(sb->log_sectorsize), f2_le32(sb->log_sectors_per_block));
 	if (!segs_per_sec || !secs_per_zone || segs_per_sec > segs ||
 	    secs_per_zone > segs / segs_per_sec)
-		return bad(why, wl, F2_ECORRUPT, "segs_per_sec %u / secs_per_zone %u invalid",
+		return f2_why(why, wl, F2_ECORRUPT, "segs_per_sec %u / secs_per_zone %u invalid",
 			   segs_per_sec, secs_per_zone);
 	if (blocks > 0xFFFFFFFFull || (dev_blocks && blocks > dev_blocks))
-		return bad(why, wl, F2_ERANGE, "block_count %llu exceeds the device (%llu blocks)",
+		return f2_why(why, wl, F2_ERANGE, "block_count %llu exceeds the device (%llu blocks)",
 			   (unsigned long long)blocks, (unsigned long long)dev_blocks);
 	if ((uint64_t)seg0 + (uint64_t)segs * F2_BLKS_PER_SEG > blocks)
-		return bad(why, wl, F2_ERANGE, "%u segments from block %u exceed block_count %llu",
+		return f2_why(why, wl, F2_ERANGE, "%u segments from block %u exceed block_count %llu",
 			   segs, seg0, (unsigned long long)blocks);
 	for (int i = 0; i < 5; i++) {
 		if (area_addr[i] != next)
-			return bad(why, wl, F2_ECORRUPT, "%s area starts at block %u, expected %llu",
+			return f2_why(why, wl, F2_ECORRUPT, "%s area starts at block %u, expected %llu",
 				   area_name[i], area_addr[i], (unsigned long long)next);
 		next += (uint64_t)area_segs[i] * F2_BLKS_PER_SEG;
 	}
 	if (next > (uint64_t)seg0 + (uint64_t)segs * F2_BLKS_PER_SEG)
-		return bad(why, wl, F2_ECORRUPT, "areas end at block %llu past segment_count",
+		return f2_why(why, wl, F2_ECORRUPT, "areas end at block %llu past segment_count",
 			   (unsigned long long)next);
 	if (area_segs[0] != 2 || area_segs[1] % 2 || area_segs[2] % 2 ||
 	    !area_segs[1] || !area_segs[2])
-		return bad(why, wl, F2_ECORRUPT, "area sizes ckpt %u sit %u nat %u invalid",
+		return f2_why(why, wl, F2_ECORRUPT, "area sizes ckpt %u sit %u nat %u invalid",
 			   area_segs[0], area_segs[1], area_segs[2]);
 	if (main_segs != f2_le32(sb->section_count) * (uint64_t)segs_per_sec || !main_segs)
-		return bad(why, wl, F2_ECORRUPT, "segment_count_main %u != section_count %u x %u",
+		return f2_why(why, wl, F2_ECORRUPT, "segment_count_main %u != section_count %u x %u",
 			   main_segs, f2_le32(sb->section_count), segs_per_sec);
 	if ((uint64_t)area_segs[1] / 2 * F2_BLKS_PER_SEG * F2_SIT_ENTRIES_PER_BLOCK < main_segs)
-		return bad(why, wl, F2_ECORRUPT, "SIT area too small for %u segments", main_segs);
+		return f2_why(why, wl, F2_ECORRUPT, "SIT area too small for %u segments", main_segs);
 	if ((uint64_t)area_segs[3] * F2_ENTRIES_IN_SUM < main_segs)
-		return bad(why, wl, F2_ECORRUPT, "SSA area too small for %u segments", main_segs);
+		return f2_why(why, wl, F2_ECORRUPT, "SSA area too small for %u segments", main_segs);
 	if (f2_le32(sb->cp_payload) > F2_BLKS_PER_SEG - 8)
-		return bad(why, wl, F2_ERANGE, "cp_payload %u too large", f2_le32(sb->cp_payload));
+		return f2_why(why, wl, F2_ERANGE, "cp_payload %u too large", f2_le32(sb->cp_payload));
 	if (f2_le32(sb->root_ino) != F2_ROOT_INO || f2_le32(sb->node_ino) != F2_NODE_INO ||
 	    f2_le32(sb->meta_ino) != F2_META_INO)
-		return bad(why, wl, F2_ECORRUPT, "reserved inode numbers %u/%u/%u unexpected",
+		return f2_why(why, wl, F2_ECORRUPT, "reserved inode numbers %u/%u/%u unexpected",
 			   f2_le32(sb->root_ino), f2_le32(sb->node_ino), f2_le32(sb->meta_ino));
 	if (f2_le32(sb->extension_count) + sb->hot_ext_count > F2_MAX_EXTENSION)
-		return bad(why, wl, F2_ERANGE, "%u+%u extensions exceed %d",
+		return f2_why(why, wl, F2_ERANGE, "%u+%u extensions exceed %d",
 			   f2_le32(sb->extension_count), sb->hot_ext_count, F2_MAX_EXTENSION);
 	return 0;
 }
@@ -368,7 +355,7 @@ int f2_sb_read(struct f2_io *io, struct f2_super *sb, int *which,
 
 		if (rerr) {
 			err = rerr;
-			bad(why, why_len, rerr, "cannot read superblock %d: %s", i,
+			f2_why(why, why_len, rerr, "cannot read superblock %d: %s", i,
 			    f2_strerror(rerr));
 			continue;
 		}

@@ -194,19 +194,6 @@ int f2_zoned_report(int fd, uint64_t dev_sectors, struct f2_zone_list *zl)
 	return err;
 }
 
-static int bad(char *why, size_t len, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int bad(char *why, size_t len, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why && len) {
-		va_start(ap, fmt);
-		vsnprintf(why, len, fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
 
 int f2_zones_summarize(const struct f2_zone_list *zl, struct f2_zone_summary *s,
 		       char *why, size_t wl)
@@ -217,13 +204,13 @@ int f2_zones_summarize(const struct f2_zone_list *zl, struct f2_zone_summary *s,
 
 	memset(s, 0, sizeof(*s));
 	if (!zs || (zs & (zs - 1)))
-		return bad(why, wl, F2_EUNSUPP, "zone size of %llu sectors is not a power of two",
+		return f2_why(why, wl, F2_EUNSUPP, "zone size of %llu sectors is not a power of two",
 			   (unsigned long long)zs);
 	if (zs % seg_sectors)
-		return bad(why, wl, F2_EUNSUPP, "zone size of %llu KiB is not a multiple of the "
+		return f2_why(why, wl, F2_EUNSUPP, "zone size of %llu KiB is not a multiple of the "
 			   "2 MiB segment", (unsigned long long)zs / 2);
 	if (!zl->nr_zones || !zl->zones)
-		return bad(why, wl, F2_ECORRUPT, "no zones reported");
+		return f2_why(why, wl, F2_ECORRUPT, "no zones reported");
 	s->zone_blocks = zs / SECTORS_PER_BLOCK;
 	s->nr_zones = zl->nr_zones;
 	for (uint32_t i = 0; i < zl->nr_zones; i++) {
@@ -233,13 +220,13 @@ int f2_zones_summarize(const struct f2_zone_list *zl, struct f2_zone_summary *s,
 
 		if (z->start != next || !z->len || z->len > zs ||
 		    (z->len != zs && i + 1 != zl->nr_zones))
-			return bad(why, wl, F2_ECORRUPT, "zone %u (sector %llu, %llu sectors) "
+			return f2_why(why, wl, F2_ECORRUPT, "zone %u (sector %llu, %llu sectors) "
 				   "breaks the zone tiling", i, (unsigned long long)z->start,
 				   (unsigned long long)z->len);
 		if (z->type < F2_ZONE_CONV || z->type > F2_ZONE_SEQ_PREF)
-			return bad(why, wl, F2_EUNSUPP, "zone %u has unknown type %u", i, z->type);
+			return f2_why(why, wl, F2_EUNSUPP, "zone %u has unknown type %u", i, z->type);
 		if (z->cap > z->len)
-			return bad(why, wl, F2_ECORRUPT, "zone %u capacity %llu exceeds its "
+			return f2_why(why, wl, F2_ECORRUPT, "zone %u capacity %llu exceeds its "
 				   "size %llu", i, (unsigned long long)z->cap,
 				   (unsigned long long)z->len);
 		next = z->start + z->len;

@@ -31,4 +31,10 @@ enum f2_error {
 /* Text for a negative error code (errno or F2_E*); never NULL. */
 const char *f2_strerror(int err);
 
+/* Format a reason into why[len] (when why is not NULL and len > 0) and
+ * return err: for verifiers that report where a structure failed. */
+#include <stddef.h>
+int f2_why(char *why, size_t len, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 #endif /* F2_ERRORS_H */
