@@ -6,10 +6,12 @@
  * --file PATH (make one file's data contiguous).  -n reports what would
  * move (valid blocks of the range and their owners, or the file's
  * extents).  Without -n, --file rewrites the file's data in order to the
- * cold data log through the write engine (lib/gc_move.c) and commits a
- * checkpoint; moving a block range to a target address needs placement
- * at chosen addresses, which the engine does not do: that mode validates
- * everything, says it is not implemented and exits 8.
+ * cold data log through the write engine (lib/gc_move.c); a range's valid
+ * blocks move to free sections nearest the target, on its right (-i: its
+ * left), data and nodes (f2_gc_move_range).  Either commits with one
+ * checkpoint.  Unlike the reference, which fills free blocks of partly
+ * valid segments in place, moved blocks only go to free sections, as the
+ * log-structured engine writes.  Zoned volumes are refused for moving.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -370,6 +372,103 @@ static int file_mode(const struct defrag_cmd *c)
 	return rc;
 }
 
+/* Valid blocks (SIT) left in [start, start+len). */
+static int range_valid(struct f2_fs *fs, uint64_t start, uint64_t len, uint64_t *n)
+{
+	uint64_t a = start, end = start + len;
+
+	*n = 0;
+	while (a < end && f2_fs_in_main(fs, a)) {
+		uint32_t segno = f2_fs_segno(fs, a);
+		uint64_t s0 = f2_fs_seg_start(fs, segno);
+		struct f2_sit_info si;
+		int r = f2_sit_get(fs, segno, &si);
+
+		if (r)
+			return r;
+		for (; a < end && a < s0 + F2_BLKS_PER_SEG; a++)
+			*n += si.vblocks && f2_test_bit_msb(si.valid_map, (uint32_t)(a - s0));
+	}
+	return 0;
+}
+
+/* Move the range's valid blocks next to the target and commit. */
+static int range_move(const struct defrag_cmd *c)
+{
+	struct f2_fs *fs = NULL;
+	struct f2_io *io = NULL;
+	struct f2_wfs *w = NULL;
+	struct f2_gc_move_stats ms;
+	uint64_t before = 0, left = 0;
+	int r, rc = gc_open_rw("defrag.f2fs", c->device, &io, &fs);
+
+	if (rc)
+		return rc;
+	if (fs->features & F2_FEAT_BLKZONED) {
+		fprintf(stderr, "defrag.f2fs: %s: not implemented yet for zoned volumes (moved "
+			"blocks would have to land at the zones' write pointers); use -n\n",
+			c->device);
+		rc = GC_EXIT_ERROR;
+		goto out;
+	}
+	rc = gc_check_clean("defrag.f2fs", c->device, fs);
+	if (rc)
+		goto out;
+	r = range_valid(fs, c->start, c->len, &before);
+	if (r) {
+		fprintf(stderr, "defrag.f2fs: %s: %s\n", c->device, fs->why[0] ? fs->why : f2_strerror(r));
+		rc = GC_EXIT_ERROR;
+		goto out;
+	}
+	memset(&ms, 0, sizeof(ms));
+	if (before) {
+		r = f2_wfs_open(fs, NULL, &w);
+		if (!r)
+			r = f2_gc_move_range(w, c->start, c->len, c->target, c->shrink, &ms);
+		if (!r)
+			r = f2_gc_checkpoint(w);
+		if (r) {
+			fprintf(stderr, "defrag.f2fs: %s: moving [0x%llx-0x%llx]: %s; the volume keeps "
+				"its last checkpoint\n", c->device, (unsigned long long)c->start,
+				(unsigned long long)(c->start + c->len - 1),
+				w && f2_wfs_why(w)[0] ? f2_wfs_why(w) :
+				fs->why[0] ? fs->why : f2_strerror(r));
+			rc = GC_EXIT_ERROR;
+		}
+		f2_wfs_close(w);
+	}
+	f2_fs_close(fs);
+	f2_io_close(io);
+	fs = NULL;
+	io = NULL;
+	if (rc)
+		return rc;
+	rc = gc_open_ro("defrag.f2fs", c->device, &fs);
+	if (rc)
+		return rc;
+	r = range_valid(fs, c->start, c->len, &left);
+	if (r) {
+		fprintf(stderr, "defrag.f2fs: %s after moving: %s\n", c->device,
+			fs->why[0] ? fs->why : f2_strerror(r));
+		rc = GC_EXIT_ERROR;
+		goto out;
+	}
+	printf("%s: moved [0x%llx-0x%llx] %s 0x%llx: %llu valid blocks before, %llu data and "
+	       "%llu node blocks moved, %llu skipped, %llu valid blocks left\n", c->device,
+	       (unsigned long long)c->start, (unsigned long long)(c->start + c->len - 1),
+	       c->shrink ? "to the left of" : "to the right of", (unsigned long long)c->target,
+	       (unsigned long long)before, (unsigned long long)ms.data_moved,
+	       (unsigned long long)ms.node_moved, (unsigned long long)ms.skipped,
+	       (unsigned long long)left);
+	if (left)
+		rc = GC_EXIT_ERROR;
+out:
+	f2_fs_close(fs);
+	if (io)
+		f2_io_close(io);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct defrag_cmd c;
@@ -389,11 +488,8 @@ int main(int argc, char **argv)
 		return GC_EXIT_USAGE;
 	}
 	if (!c.dry_run) {
-		fprintf(stderr, "defrag.f2fs: not implemented yet: moving a block range to a target "
-			"address needs placement the write engine does not do (use -n to see what "
-			"would move, or --file)\n");
 		f2_fs_close(fs);
-		return GC_EXIT_ERROR;
+		return range_move(&c);
 	}
 	r = range_report(fs, &c);
 	if (r) {

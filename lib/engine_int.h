@@ -58,6 +58,15 @@ struct ew_blk {
 	uint8_t data[F2_BLKSIZE];
 };
 
+/* Placement of new sections (defrag.f2fs): when on, a log that needs a
+ * new section takes the free one nearest from_sec, at or above it (or at
+ * or below it with left), never one in [skip_lo, skip_hi); none there is
+ * F2_ENOSPC.  Off: the engine's own round-robin choice. */
+struct ew_place {
+	uint8_t on, left;
+	uint32_t from_sec, skip_lo, skip_hi;
+};
+
 struct f2_wfs {
 	struct f2_fs *fs;
 	struct f2_wfs_opts o;
@@ -90,6 +99,8 @@ struct f2_wfs {
 	uint32_t *orphans;
 	size_t norphans, orphan_cap;
 	uint8_t *zero;				/* a zero block */
+
+	struct ew_place place;			/* where new sections come from */
 };
 
 int ew_fail(struct f2_wfs *w, int err, const char *fmt, ...)
@@ -105,10 +116,19 @@ int ew_alloc_block(struct f2_wfs *w, int t, uint32_t nid, uint16_t ofs, uint8_t 
 int ew_invalidate(struct f2_wfs *w, uint32_t blkaddr);
 /* Open the next segment of every log whose segment is full. */
 int ew_seg_roll_full(struct f2_wfs *w);
+/* Close log t's current segment now (its summary to the SSA) and open
+ * a segment of a new section (chosen by w->place when on). */
+int ew_seg_reopen(struct f2_wfs *w, int t);
 /* After a checkpoint: segments left empty become free. */
 void ew_release_prefree(struct f2_wfs *w);
 /* Write the SIT changes (journal or other copy); fills the journal. */
 int ew_sit_flush(struct f2_wfs *w, struct f2_journal *j);
+
+/* ---- ew_zone.c: placement of new sections, zoned sections ------------- */
+/* The free section w->place asks for (w->place.on); F2_ENOSPC if none. */
+int ew_place_section(struct f2_wfs *w, int t, uint32_t *out);
+/* Section sec is about to take a log's writes from its first block. */
+int ew_zone_open(struct f2_wfs *w, uint32_t sec);
 
 /* ---- ew_nat.c: NAT, nids, node cache ---------------------------------- */
 int ew_nat_get(struct f2_wfs *w, uint32_t nid, struct ew_nat **out);

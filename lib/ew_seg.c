@@ -153,6 +153,9 @@ static int zone_busy(const struct f2_wfs *w, uint32_t sec, int self)
 static int find_free_section(struct f2_wfs *w, int t, uint32_t *out)
 {
 	uint32_t nsec = w->fs->main_segs / w->segs_per_sec;
+
+	if (w->place.on)
+		return ew_place_section(w, t, out);
 	uint32_t start = w->cur[t].segno == F2_NULL_SEGNO ? 0 :
 			 (w->cur[t].segno / w->segs_per_sec + 1) % (nsec ? nsec : 1);
 
@@ -174,8 +177,9 @@ static int find_free_section(struct f2_wfs *w, int t, uint32_t *out)
 	return ew_fail(w, F2_ENOSPC, "no free section for log %d", t);
 }
 
-/* Close log t's segment (its summary goes to the SSA) and open another. */
-static int new_segment(struct f2_wfs *w, int t)
+/* Close log t's segment (its summary goes to the SSA) and open another:
+ * the next one of its section if free, unless fresh asks a new section. */
+static int new_segment(struct f2_wfs *w, int t, int fresh)
 {
 	struct ew_curseg *c = &w->cur[t];
 	uint32_t next = F2_NULL_SEGNO, sec = 0;
@@ -188,11 +192,13 @@ static int new_segment(struct f2_wfs *w, int t)
 		if (err)
 			return ew_fail(w, err, "segment %u: summary write failed", c->segno);
 		if ((c->segno + 1) % w->segs_per_sec && c->segno + 1 < w->fs->main_segs &&
-		    is_free(w, c->segno + 1))
+		    is_free(w, c->segno + 1) && !fresh)
 			next = c->segno + 1;
 	}
 	if (next == F2_NULL_SEGNO) {
 		err = find_free_section(w, t, &sec);
+		if (!err)
+			err = ew_zone_open(w, sec);
 		if (err)
 			return err;
 		next = sec * w->segs_per_sec;
@@ -217,12 +223,17 @@ int ew_seg_roll_full(struct f2_wfs *w)
 {
 	for (int t = 0; t < F2_NR_CURSEG; t++)
 		if (w->cur[t].blkoff >= F2_BLKS_PER_SEG) {
-			int err = new_segment(w, t);
+			int err = new_segment(w, t, 0);
 
 			if (err)
 				return err;
 		}
 	return 0;
+}
+
+int ew_seg_reopen(struct f2_wfs *w, int t)
+{
+	return new_segment(w, t, 1);
 }
 
 int ew_alloc_block(struct f2_wfs *w, int t, uint32_t nid, uint16_t ofs, uint8_t ver,
@@ -237,7 +248,7 @@ int ew_alloc_block(struct f2_wfs *w, int t, uint32_t nid, uint16_t ofs, uint8_t 
 		return ew_fail(w, F2_ENOSPC, "no free block: %llu of %llu user blocks valid",
 			       (unsigned long long)w->valid_blocks,
 			       (unsigned long long)w->user_blocks);
-	if (c->blkoff >= F2_BLKS_PER_SEG && (err = new_segment(w, t)))
+	if (c->blkoff >= F2_BLKS_PER_SEG && (err = new_segment(w, t, 0)))
 		return err;
 	err = ew_sit_entry(w, c->segno, &e);
 	if (err)

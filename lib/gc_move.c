@@ -4,7 +4,8 @@
  * write engine (engine_int.h): data blocks to the cold data log with
  * their owner's address slot updated, node blocks rewritten by the
  * engine's write-back (new address in the NAT), an inode's extent hint
- * dropped when it covers a moved block.  The owner checks are
+ * dropped when it covers a moved block; and a block range's valid blocks
+ * moved to free sections near a target (defrag.f2fs).  The owner checks are
  * those of gc_owner.c, made against the engine's view (uncommitted
  * changes included), since blocks already moved in this run have new
  * owners' contents in the engine's caches.
@@ -79,7 +80,7 @@ static int drop_extent(struct f2_wfs *w, uint32_t ino, uint32_t blkaddr,
 }
 
 static int move_data(struct f2_wfs *w, uint32_t blkaddr, const struct f2_summary *e,
-		     uint8_t *buf, struct f2_gc_move_stats *st)
+		     int log, uint8_t *buf, struct f2_gc_move_stats *st)
 {
 	uint32_t nid = f2_le32(e->nid), ofs = f2_le16(e->ofs_in_node), naddr;
 	struct ew_nat *ne;
@@ -129,7 +130,7 @@ static int move_data(struct f2_wfs *w, uint32_t blkaddr, const struct f2_summary
 			       w->fs->why);
 	err = ew_invalidate(w, blkaddr);
 	if (!err)
-		err = ew_alloc_block(w, F2_CURSEG_COLD_DATA, nid, (uint16_t)ofs, e->version, &naddr);
+		err = ew_alloc_block(w, log, nid, (uint16_t)ofs, e->version, &naddr);
 	if (err)
 		return err;
 	err = f2_io_write_block(w->fs->io, naddr, buf);
@@ -183,7 +184,8 @@ int f2_gc_move_section(struct f2_wfs *w, uint32_t secno, struct f2_gc_move_stats
 			if (!f2_test_bit_msb(map, off))
 				continue;
 			err = is_node ? move_node(w, blkaddr, &sum->entries[off], st) :
-					move_data(w, blkaddr, &sum->entries[off], buf, st);
+					move_data(w, blkaddr, &sum->entries[off], F2_CURSEG_COLD_DATA,
+						  buf, st);
 		}
 	}
 	free(sum);
@@ -271,6 +273,117 @@ int f2_gc_move_file(struct f2_wfs *w, uint32_t ino, struct f2_gc_move_stats *st)
 	}
 	free(buf);
 	f2_file_close(f);
+	return err;
+}
+
+/* Logs that must take a new section before a range move: those that
+ * receive its blocks (the data logs of its data segments' types, every
+ * node log if it holds node blocks) and those whose current segment lies
+ * in the range's sections. */
+static int range_logs(struct f2_wfs *w, uint32_t seg_lo, uint32_t seg_hi, uint64_t start,
+		      uint64_t end, int want[F2_NR_CURSEG])
+{
+	uint32_t sps = w->segs_per_sec;
+
+	for (uint32_t segno = seg_lo; segno <= seg_hi; segno++) {
+		uint64_t s0 = f2_fs_seg_start(w->fs, segno);
+		struct ew_sit *e;
+		int err = ew_sit_entry(w, segno, &e), any = 0;
+
+		if (err)
+			return err;
+		for (uint32_t off = 0; !any && e->vblocks && off < F2_BLKS_PER_SEG; off++)
+			any = s0 + off >= start && s0 + off < end && f2_test_bit_msb(e->map, off);
+		if (!any)
+			continue;
+		if (e->type <= F2_CURSEG_COLD_DATA)
+			want[e->type] = 1;
+		else
+			want[F2_CURSEG_HOT_NODE] = want[F2_CURSEG_WARM_NODE] =
+				want[F2_CURSEG_COLD_NODE] = 1;
+	}
+	for (int t = 0; t < F2_NR_CURSEG; t++)
+		if (w->cur[t].segno != F2_NULL_SEGNO && w->cur[t].segno / sps >= seg_lo / sps &&
+		    w->cur[t].segno / sps <= seg_hi / sps)
+			want[t] = 1;
+	return 0;
+}
+
+int f2_gc_move_range(struct f2_wfs *w, uint64_t start, uint64_t len, uint64_t target, int left,
+		     struct f2_gc_move_stats *st)
+{
+	struct f2_fs *fs = w->fs;
+	uint64_t end = start + len, main_end = fs->main_blkaddr +
+			(uint64_t)fs->main_segs * F2_BLKS_PER_SEG;
+	uint32_t seg_lo, seg_hi, sps = w->segs_per_sec;
+	uint64_t bps, rel;
+	struct f2_summary_block *sum;
+	int want[F2_NR_CURSEG] = { 0 };
+	uint8_t *buf;
+	int err;
+
+	if (!len || start < fs->main_blkaddr || end > main_end || end < start ||
+	    target < fs->main_blkaddr || target >= main_end || (target >= start && target < end))
+		return ew_fail(w, F2_ERANGE, "range [%llu, %llu) to %llu: outside the main area "
+			       "[%u, %llu) or target inside it", (unsigned long long)start,
+			       (unsigned long long)end, (unsigned long long)target,
+			       fs->main_blkaddr, (unsigned long long)main_end);
+	seg_lo = f2_fs_segno(fs, start);
+	seg_hi = f2_fs_segno(fs, end - 1);
+	/* sections wholly at or after the target (left: at or before it) */
+	bps = (uint64_t)sps * F2_BLKS_PER_SEG;
+	rel = target - fs->main_blkaddr;
+	if (left && rel + 1 < bps)
+		return ew_fail(w, F2_ENOSPC, "no whole section at or below block %llu",
+			       (unsigned long long)target);
+	w->place.on = 1;
+	w->place.left = (uint8_t)!!left;
+	w->place.from_sec = (uint32_t)(left ? (rel + 1) / bps - 1 : (rel + bps - 1) / bps);
+	w->place.skip_lo = seg_lo / sps;
+	w->place.skip_hi = seg_hi / sps + 1;
+	err = range_logs(w, seg_lo, seg_hi, start, end, want);
+	for (int t = 0; !err && t < F2_NR_CURSEG; t++)
+		if (want[t])
+			err = ew_seg_reopen(w, t);
+	if (err)
+		return err;
+	sum = malloc(sizeof(*sum));
+	buf = malloc(F2_BLKSIZE);
+	if (!sum || !buf) {
+		free(sum);
+		free(buf);
+		return -ENOMEM;
+	}
+	for (uint32_t segno = seg_lo; !err && segno <= seg_hi; segno++) {
+		uint64_t s0 = f2_fs_seg_start(fs, segno);
+		struct ew_sit *e;
+		int is_node, log;
+
+		err = ew_sit_entry(w, segno, &e);
+		if (err || !e->vblocks)
+			continue;
+		/* current summaries went to the SSA when their logs reopened */
+		err = f2_fs_read_block(fs, (uint64_t)fs->ssa_blkaddr + segno, sum);
+		if (err) {
+			err = ew_fail(w, err, "segment %u: summary: %s", segno, fs->why);
+			break;
+		}
+		is_node = sum->footer.entry_type == F2_SUM_TYPE_NODE;
+		log = e->type <= F2_CURSEG_COLD_DATA ? e->type : F2_CURSEG_COLD_DATA;
+		for (uint32_t off = 0; !err && off < F2_BLKS_PER_SEG; off++) {
+			uint64_t a = s0 + off;
+
+			/* the live map: a node written back meanwhile left it */
+			if (a < start || a >= end || !f2_test_bit_msb(e->map, off))
+				continue;
+			err = is_node ? move_node(w, (uint32_t)a, &sum->entries[off], st) :
+					move_data(w, (uint32_t)a, &sum->entries[off], log, buf, st);
+		}
+		if (!err)
+			err = ew_maybe_writeback(w);
+	}
+	free(sum);
+	free(buf);
 	return err;
 }
 

@@ -189,6 +189,21 @@ struct f2_gc_move_stats {
  */
 int f2_gc_move_section(struct f2_wfs *w, uint32_t secno, struct f2_gc_move_stats *st);
 
+/*
+ * defrag.f2fs's range move: every valid block of [start, start+len) whose
+ * owner points at it goes to the free sections nearest target that lie
+ * wholly at or after it (left: wholly at or before it), never into a
+ * section the range touches: data to the data log of its segment's temperature, nodes
+ * through the node logs (NAT updated).  The logs that receive blocks, and
+ * those whose current segment lies in the range, first take a new section
+ * there; the placement stays on for w's later allocations (so the
+ * checkpoint's write-back lands there too).  F2_ENOSPC when the free
+ * sections on that side run out.  Nothing is committed until
+ * f2_gc_checkpoint().
+ */
+int f2_gc_move_range(struct f2_wfs *w, uint64_t start, uint64_t len, uint64_t target, int left,
+		     struct f2_gc_move_stats *st);
+
 /* Commit the moves: every log whose segment the moves filled gets its next
  * segment first (a checkpoint must never record blkoff 512), then
  * f2_wfs_checkpoint(). */
