@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * recovery.c - offline roll-forward (f2/recovery.h): the walk of the
- * fsync node chain in the warm node log, and the rebuild of each fsync-ed
- * file through the write engine, committed by one checkpoint.
+ * recovery.c - offline roll-forward (f2/recovery.h), the writing half:
+ * the rebuild of each fsync-ed file through the write engine (the chain
+ * is walked by recovery_scan.c), committed by one checkpoint.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,234 +14,9 @@
 #include "f2/file.h"
 #include "f2/recovery.h"
 #include "engine_int.h"
+#include "ew_recover.h"
 
-/* ---- the walk ------------------------------------------------------------ */
-
-/* Does the footer version match the checkpoint (the driver's rule)? */
-static int version_ok(const struct f2_fs *fs, const struct f2_node *n)
-{
-	uint64_t want = fs->cp_ver, have = f2_le64(n->footer.cp_ver);
-	uint32_t off = f2_le32(fs->cp->checksum_offset);
-
-	if (fs->cp_flags & F2_CP_NOCRC_RECOVERY)
-		return (uint32_t)want == (uint32_t)have;
-	if ((fs->cp_flags & F2_CP_CRC_RECOVERY) && off <= F2_BLKSIZE - 4) {
-		uint32_t crc;
-
-		memcpy(&crc, fs->cp_raw + off, 4);
-		want = (uint32_t)want | (uint64_t)f2_le32(*(le32 *)&crc) << 32;
-	}
-	return want == have;
-}
-
-static struct f2_rf_ino *find_ino(struct f2_rf *rf, uint32_t ino)
-{
-	for (size_t i = 0; i < rf->ninos; i++)
-		if (rf->inos[i].ino == ino)
-			return &rf->inos[i];
-	return NULL;
-}
-
-static int push_blk(struct f2_rf *rf, const struct f2_rf_blk *b, size_t *cap)
-{
-	if (rf->nchain == *cap) {
-		size_t nc = *cap ? *cap * 2 : 64;
-		struct f2_rf_blk *p = realloc(rf->chain, nc * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		rf->chain = p;
-		*cap = nc;
-	}
-	rf->chain[rf->nchain++] = *b;
-	return 0;
-}
-
-static int push_ino(struct f2_rf *rf, uint32_t ino, size_t *cap)
-{
-	if (rf->ninos == *cap) {
-		size_t nc = *cap ? *cap * 2 : 16;
-		struct f2_rf_ino *p = realloc(rf->inos, nc * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		rf->inos = p;
-		*cap = nc;
-	}
-	memset(&rf->inos[rf->ninos], 0, sizeof(rf->inos[0]));
-	rf->inos[rf->ninos].ino = ino;
-	rf->inos[rf->ninos].last_dent = -1;
-	rf->ninos++;
-	return 0;
-}
-
-/* Describe each fsync-ed inode from its newest inode node in the chain
- * (or the committed inode). */
-static int describe(struct f2_rf *rf)
-{
-	struct f2_fs *fs = rf->fs;
-	struct f2_node n;
-	struct f2_nat_info ni;
-
-	for (size_t k = 0; k < rf->ninos; k++) {
-		struct f2_rf_ino *e = &rf->inos[k];
-		long inode_at = -1;
-		int err;
-
-		for (size_t i = 0; i <= e->last_fsync; i++)
-			if (rf->chain[i].ino == e->ino) {
-				e->nodes++;
-				if (rf->chain[i].nid == e->ino && rf->chain[i].ofs == 0)
-					inode_at = (long)i;
-			}
-		err = f2_nat_lookup(fs, e->ino, &ni);
-		e->is_new = err || !ni.blkaddr;
-		if (inode_at >= 0) {
-			err = f2_fs_read_block(fs, rf->chain[inode_at].addr, &n);
-			if (err)
-				return err;
-		} else if (e->is_new) {
-			e->skip = 1;
-			snprintf(e->why, sizeof(e->why), "new inode without an inode node in the chain");
-			continue;
-		} else {
-			struct f2_inode_ref ir;
-
-			if (f2_inode_read(fs, e->ino, &ir)) {
-				e->skip = 1;
-				snprintf(e->why, sizeof(e->why), "committed inode unreadable");
-				continue;
-			}
-			n = ir.node;
-		}
-		e->size = f2_le64(n.i.i_size);
-		e->mode = f2_le16(n.i.i_mode);
-		e->pino = f2_le32(n.i.i_pino);
-		e->namelen = f2_le32(n.i.i_namelen);
-		if (e->namelen > F2_NAME_LEN)
-			e->namelen = 0;
-		memcpy(e->name, n.i.i_name, e->namelen);
-		e->name[e->namelen] = 0;
-		if (e->is_new && e->last_dent < 0) {
-			e->skip = 1;
-			snprintf(e->why, sizeof(e->why), "new inode without a dentry mark");
-		} else if (e->is_new && !e->namelen) {
-			e->skip = 1;
-			snprintf(e->why, sizeof(e->why), "new inode without a name");
-		}
-	}
-	return 0;
-}
-
-int f2_rf_scan(struct f2_fs *fs, struct f2_rf **out)
-{
-	const struct f2_curseg_info *c = &fs->curseg[F2_CURSEG_WARM_NODE];
-	uint64_t main_blocks = (uint64_t)fs->main_segs * F2_BLKS_PER_SEG;
-	uint64_t budget, valid, user;
-	size_t ccap = 0, icap = 0;
-	uint8_t *seen = NULL;
-	struct f2_node n;
-	struct f2_rf *rf;
-	uint32_t addr;
-	int err = 0;
-
-	*out = NULL;
-	if (!fs->cp)
-		return f2_fs_fail(fs, F2_ENOCP, "roll-forward: no checkpoint loaded");
-	rf = calloc(1, sizeof(*rf));
-	seen = calloc(main_blocks / 8 + 1, 1);
-	if (!rf || !seen) {
-		free(rf);
-		free(seen);
-		return -ENOMEM;
-	}
-	rf->fs = fs;
-	valid = f2_le64(fs->cp->valid_block_count);
-	user = f2_le64(fs->cp->user_block_count);
-	budget = user > valid ? user - valid : 0;
-	if (c->segno >= fs->main_segs || c->blkoff >= F2_BLKS_PER_SEG) {
-		snprintf(rf->stop, sizeof(rf->stop), "warm node segment %u offset %u: no chain",
-			 c->segno, c->blkoff);
-		goto done;
-	}
-	addr = (uint32_t)f2_fs_seg_start(fs, c->segno) + c->blkoff;
-	rf->start = addr;
-	for (;;) {
-		uint32_t off;
-		struct f2_rf_blk b;
-
-		if (!f2_fs_in_main(fs, addr)) {
-			snprintf(rf->stop, sizeof(rf->stop), "block %u outside the main area", addr);
-			break;
-		}
-		off = addr - fs->main_blkaddr;
-		if (f2_test_bit_lsb(seen, off)) {
-			snprintf(rf->stop, sizeof(rf->stop), "block %u: the chain loops", addr);
-			break;
-		}
-		if (rf->nchain >= budget) {
-			snprintf(rf->stop, sizeof(rf->stop),
-				 "block %u: chain longer than the %llu free blocks", addr,
-				 (unsigned long long)budget);
-			break;
-		}
-		f2_set_bit_lsb(seen, off);
-		err = f2_fs_read_block(fs, addr, &n);
-		if (err)
-			goto done;
-		if (!version_ok(fs, &n)) {
-			snprintf(rf->stop, sizeof(rf->stop), "block %u: footer version %#llx is not the checkpoint's",
-				 addr, (unsigned long long)f2_le64(n.footer.cp_ver));
-			break;
-		}
-		b.addr = addr;
-		b.nid = f2_le32(n.footer.nid);
-		b.ino = f2_le32(n.footer.ino);
-		b.ofs = f2_node_ofs(&n);
-		b.marks = (uint8_t)(f2_le32(n.footer.flag) & (F2_FOOTER_FSYNC | F2_FOOTER_DENT));
-		b.next = f2_le32(n.footer.next_blkaddr);
-		if (b.ino < 3 || b.ino >= fs->max_nid || b.nid >= fs->max_nid || !b.nid) {
-			snprintf(rf->stop, sizeof(rf->stop), "block %u: nid %u / ino %u out of range",
-				 addr, b.nid, b.ino);
-			break;
-		}
-		err = push_blk(rf, &b, &ccap);
-		if (err)
-			goto done;
-		if (b.marks & F2_FOOTER_FSYNC) {
-			struct f2_rf_ino *e = find_ino(rf, b.ino);
-
-			if (!e) {
-				err = push_ino(rf, b.ino, &icap);
-				if (err)
-					goto done;
-				e = &rf->inos[rf->ninos - 1];
-			}
-			e->last_fsync = rf->nchain - 1;
-			if ((b.marks & F2_FOOTER_DENT) && b.nid == b.ino && b.ofs == 0)
-				e->last_dent = (long)(rf->nchain - 1);
-		}
-		addr = b.next;
-	}
-	err = describe(rf);
-done:
-	free(seen);
-	if (err) {
-		f2_rf_free(rf);
-		return err;
-	}
-	*out = rf;
-	return 0;
-}
-
-void f2_rf_free(struct f2_rf *rf)
-{
-	if (!rf)
-		return;
-	free(rf->chain);
-	free(rf->inos);
-	free(rf);
-}
+#define F2_RF_XATTR_OFS	0x1fffffffu	/* node offset of an xattr node */
 
 /* ---- keeping the pre-recovery state intact until the commit ------------- */
 
@@ -324,7 +99,9 @@ static int reserve(struct f2_rf *rf, struct f2_wfs *w)
 			return ew_fail(w, err, "chain block %u unreadable", rf->chain[i].addr);
 		}
 		err = reserve_seg(w, mark, rf->chain[i].addr);
-		if (rf->chain[i].ofs == 0) {
+		if (rf->chain[i].ofs == F2_RF_XATTR_OFS) {
+			/* xattr entries, no addresses */
+		} else if (rf->chain[i].ofs == 0) {
 			if (!(n.i.i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY)))
 				for (uint32_t k = 0; k < F2_ADDRS_PER_INODE && !err; k++)
 					err = reserve_seg(w, mark, f2_le32(n.i.i_addr[k]));
@@ -408,7 +185,12 @@ static void attrs_of(const struct f2_node *n, struct f2_wattr *a)
 	a->generation = f2_le32(n->i.i_generation);
 }
 
-/* The name: unlink whatever else holds it, then create or link. */
+/*
+ * The name, as the driver's recovery adds it: whatever else holds it in
+ * the parent is unlinked first; a new inode is created with its own
+ * inode number (held since the start of the apply), an existing one
+ * linked.
+ */
 static int recover_name(struct f2_rf_ino *e, struct f2_wfs *w, const struct f2_node *inode,
 			uint32_t *target)
 {
@@ -427,187 +209,224 @@ static int recover_name(struct f2_rf_ino *e, struct f2_wfs *w, const struct f2_n
 	} else if (err != -ENOENT) {
 		return err;
 	}
-	if (!e->is_new) {
-		*target = e->ino;
+	*target = e->ino;
+	if (!e->is_new)
 		return f2_wfs_link(w, e->pino, (const char *)e->name, e->namelen, e->ino);
-	}
 	attrs_of(inode, &a);
-	return f2_wfs_create(w, e->pino, (const char *)e->name, e->namelen, &a, target);
+	return ew_rf_create(w, e->pino, (const char *)e->name, e->namelen, &a, e->ino);
 }
 
-struct xa_ctx {
-	struct f2_wfs *w;
-	uint32_t target;
+/*
+ * Xattrs as the driver replays them: the inline area of the newest inode
+ * node, the newest xattr node of the chain (each replaces what the inode
+ * had); an area the chain does not hold stays as committed.
+ */
+static int recover_xattrs(struct f2_rf *rf, struct f2_rf_ino *e, struct f2_wfs *w,
+			  uint32_t target, const struct f2_inode_ref *ir, long inode_at,
+			  long xnode_at)
+{
+	const uint8_t *inl = NULL;
+	size_t inl_len = 0;
+	struct f2_node *x = NULL;
 	int err;
-};
 
-static int put_xattr(void *ctx, const struct f2_xattr *x)
-{
-	struct xa_ctx *c = ctx;
-
-	c->err = f2_wfs_setxattr(c->w, c->target, x->index, x->name, x->name_len, x->value,
-				 x->value_len);
-	return c->err;
+	if (inode_at >= 0 && (ir->node.i.i_inline & F2_INLINE_XATTR)) {
+		inl = f2_inline_xattr(ir);
+		inl_len = (size_t)ir->inline_xattr_words * 4;
+	}
+	if (xnode_at >= 0) {
+		x = malloc(sizeof(*x));
+		if (!x)
+			return -ENOMEM;
+		err = f2_fs_read_block(rf->fs, rf->chain[xnode_at].addr, x);
+		if (err) {
+			free(x);
+			return ew_fail(w, err, "ino %u: xattr node at %u unreadable", e->ino,
+				       rf->chain[xnode_at].addr);
+		}
+	}
+	err = inl || x ? ew_rf_xattr_set(w, target, inl, inl_len, x ? (const uint8_t *)x : NULL)
+		       : 0;
+	free(x);
+	return err;
 }
 
-static int recover_one(struct f2_rf *rf, struct f2_rf_ino *e, struct f2_wfs *w)
+/* Every data address the chain gives for ino, in chain order, sorted by
+ * file block (a later node overrides an earlier one). */
+static int gather(struct f2_rf *rf, struct f2_rf_ino *e, const struct f2_inode_ref *ir,
+		  struct f2_file *f, struct plan *pl, long *xnode_at)
 {
-	struct f2_fs *fs = rf->fs;
-	struct f2_inode_ref ir, cir;
-	struct f2_file *f = NULL, *cf = NULL;
-	struct plan pl = { 0 };
-	struct f2_node n;
-	struct f2_wattr a;
-	uint8_t *buf = NULL;
-	uint32_t target = e->ino, apb;
-	long inode_at = -1;
-	int err, inline_now, inline_before = 0;
-	uint64_t nblk;
+	struct f2_node *n = malloc(sizeof(*n));
+	uint32_t apb = f2_file_addrs_per_block(f);
+	int err = 0;
 
-	for (size_t i = 0; i <= e->last_fsync; i++)
-		if (rf->chain[i].ino == e->ino && rf->chain[i].nid == e->ino && !rf->chain[i].ofs)
-			inode_at = (long)i;
-	if (inode_at >= 0) {
-		err = f2_fs_read_block(fs, rf->chain[inode_at].addr, &n);
-		if (!err)
-			err = f2_inode_parse(fs, e->ino, &n, &ir);
-	} else {
-		err = f2_inode_read(fs, e->ino, &ir);
-	}
-	if (err)
-		return ew_fail(w, err, "ino %u: inode: %s", e->ino, fs->why);
-	if (ir.cluster_blocks || ir.encrypted) {
-		e->skip = 1;
-		snprintf(e->why, sizeof(e->why), "compressed or encrypted file: not recovered");
-		return 0;
-	}
-	if ((ir.mode & 0170000) == 0040000 && e->is_new) {
-		e->skip = 1;
-		snprintf(e->why, sizeof(e->why), "new directory: not recovered");
-		return 0;
-	}
-	if (!e->is_new) {
-		err = f2_file_open(fs, e->ino, &cf);
-		if (err)
-			return ew_fail(w, err, "ino %u: committed inode: %s", e->ino, fs->why);
-		cir = cf->ir;
-		inline_before = !!(cir.node.i.i_inline & F2_INLINE_DATA);
-	}
-	inline_now = !!(ir.node.i.i_inline & F2_INLINE_DATA);
-	err = f2_file_open_ref(fs, &ir, &f);
-	if (err)
-		goto out;
-	apb = f2_file_addrs_per_block(f);
-	/* every address the chain gives, in chain order */
+	if (!n)
+		return -ENOMEM;
 	for (size_t i = 0; i <= e->last_fsync && !err; i++) {
 		const struct f2_rf_blk *b = &rf->chain[i];
 		int64_t start;
 
 		if (b->ino != e->ino)
 			continue;
-		err = f2_fs_read_block(fs, b->addr, &n);
+		if (b->ofs == F2_RF_XATTR_OFS) {
+			*xnode_at = (long)i;
+			continue;
+		}
+		err = f2_fs_read_block(rf->fs, b->addr, n);
 		if (err)
 			break;
 		if (b->ofs == 0) {
-			if (b->nid != e->ino || (n.i.i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY)))
+			if (b->nid != e->ino || (n->i.i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY)))
 				continue;
-			for (uint32_t k = 0; k < ir.addrs && !err; k++)
-				err = plan_add(&pl, k, f2_le32(n.i.i_addr[ir.extra_words + k]));
+			for (uint32_t k = 0; k < ir->addrs && !err; k++)
+				err = plan_add(pl, k, f2_le32(n->i.i_addr[ir->extra_words + k]));
 			continue;
 		}
 		start = f2_file_node_start(f, b->ofs);
 		if (start < 0)
 			continue;
 		for (uint32_t k = 0; k < apb && !err; k++)
-			err = plan_add(&pl, (uint64_t)start + k, f2_le32(n.dn.addr[k]));
+			err = plan_add(pl, (uint64_t)start + k, f2_le32(n->dn.addr[k]));
 	}
-	if (err)
-		goto out;
-	if (pl.n)
-		qsort(pl.p, pl.n, sizeof(*pl.p), cmp_pair);
+	free(n);
+	if (!err && pl->n)
+		qsort(pl->p, pl->n, sizeof(*pl->p), cmp_pair);
+	return err;
+}
 
-	if (e->last_dent >= 0 && e->namelen) {
-		err = recover_name(e, w, &ir.node, &target);
-		if (err)
-			goto out;
+/*
+ * The blocks: each address that differs from the committed file is
+ * copied to a new block, or becomes a hole when the chain says NULL or
+ * NEW (a punched or truncated range); then the size.
+ */
+static int recover_blocks(struct f2_rf *rf, struct f2_rf_ino *e, struct f2_wfs *w,
+			  uint32_t target, const struct f2_inode_ref *ir, struct f2_file *cf,
+			  int fresh, const struct plan *pl)
+{
+	struct f2_fs *fs = rf->fs;
+	uint64_t nblk = (ir->size + F2_BLKSIZE - 1) / F2_BLKSIZE;
+	uint8_t *buf = malloc(F2_BLKSIZE);
+	int err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (size_t i = 0; i < pl->n && !err; i++) {
+		uint32_t addr = pl->p[i].addr, old = F2_NULL_ADDR;
+
+		if (i + 1 < pl->n && pl->p[i + 1].fofs == pl->p[i].fofs)
+			continue;	/* a later node overrides */
+		if (pl->p[i].fofs >= nblk)
+			continue;
+		if (!fresh && f2_file_map(cf, pl->p[i].fofs, &old, NULL))
+			old = UINT32_MAX - 1;	/* unreadable: rewrite */
+		if (addr == old)
+			continue;
+		if (addr == F2_NULL_ADDR || addr == F2_NEW_ADDR) {
+			if (!fresh && old != F2_NULL_ADDR)
+				err = ew_rf_punch(w, target, pl->p[i].fofs);
+			continue;
+		}
+		if (!f2_fs_in_main(fs, addr)) {
+			err = ew_fail(w, F2_ERANGE, "ino %u block %llu: address %u outside the main area",
+				      e->ino, (unsigned long long)pl->p[i].fofs, addr);
+			break;
+		}
+		err = f2_fs_read_block(fs, addr, buf);
+		if (!err)
+			err = f2_wfs_write(w, target, pl->p[i].fofs * F2_BLKSIZE, buf, F2_BLKSIZE);
+		e->copied++;
+		if (!err)
+			err = ew_maybe_writeback(w);
 	}
-	e->new_ino = target;
-	buf = malloc(F2_BLKSIZE);
-	if (!buf) {
+	free(buf);
+	return err ? err : f2_wfs_truncate(w, target, ir->size);
+}
+
+static int recover_one(struct f2_rf *rf, struct f2_rf_ino *e, struct f2_wfs *w)
+{
+	struct f2_fs *fs = rf->fs;
+	struct f2_inode_ref *ir = malloc(sizeof(*ir));
+	struct f2_file *f = NULL, *cf = NULL;
+	struct plan pl = { 0 };
+	struct f2_node *n = malloc(sizeof(*n));
+	struct f2_wattr a;
+	uint32_t target = e->ino;
+	long inode_at = -1, xnode_at = -1;
+	int err, inline_now, fresh = e->is_new;
+
+	if (!ir || !n) {
 		err = -ENOMEM;
 		goto out;
 	}
-	if (!e->is_new && (inline_before || inline_now)) {
-		err = f2_wfs_truncate(w, target, 0);
-		if (err)
-			goto out;
-		inline_before = 1;	/* nothing committed to compare with */
-	}
-	if (inline_now) {
-		if (ir.size > ir.inline_bytes) {
-			err = ew_fail(w, F2_ECORRUPT, "ino %u: inline size %llu", e->ino,
-				      (unsigned long long)ir.size);
-			goto out;
-		}
-		if (ir.size)
-			err = f2_wfs_write(w, target, 0, f2_inline_data(&ir), (size_t)ir.size);
-		e->copied = ir.size ? 1 : 0;
-	} else {
-		nblk = (ir.size + F2_BLKSIZE - 1) / F2_BLKSIZE;
-		for (size_t i = 0; i < pl.n && !err; i++) {
-			uint32_t addr = pl.p[i].addr, old = 0;
-
-			if (i + 1 < pl.n && pl.p[i + 1].fofs == pl.p[i].fofs)
-				continue;	/* a later node overrides */
-			if (pl.p[i].fofs >= nblk)
-				continue;
-			if (!e->is_new && !inline_before) {
-				err = f2_file_map(cf, pl.p[i].fofs, &old, NULL);
-				if (err)
-					old = UINT32_MAX - 1;	/* unreadable: rewrite */
-				err = 0;
-			}
-			if (addr == old)
-				continue;
-			if (addr == F2_NULL_ADDR || addr == F2_NEW_ADDR) {
-				if (e->is_new || inline_before || old == F2_NULL_ADDR)
-					continue;
-				memset(buf, 0, F2_BLKSIZE);
-			} else if (!f2_fs_in_main(fs, addr)) {
-				err = ew_fail(w, F2_ERANGE, "ino %u block %llu: address %u outside the main area",
-					      e->ino, (unsigned long long)pl.p[i].fofs, addr);
-				break;
-			} else {
-				err = f2_fs_read_block(fs, addr, buf);
-				if (err)
-					break;
-			}
-			err = f2_wfs_write(w, target, pl.p[i].fofs * F2_BLKSIZE, buf, F2_BLKSIZE);
-			e->copied++;
-			if (!err)
-				err = ew_maybe_writeback(w);
-		}
+	for (size_t i = 0; i <= e->last_fsync; i++)
+		if (rf->chain[i].ino == e->ino && rf->chain[i].nid == e->ino && !rf->chain[i].ofs)
+			inode_at = (long)i;
+	if (inode_at >= 0) {
+		err = f2_fs_read_block(fs, rf->chain[inode_at].addr, n);
 		if (!err)
-			err = f2_wfs_truncate(w, target, ir.size);
+			err = f2_inode_parse(fs, e->ino, n, ir);
+	} else {
+		err = f2_inode_read(fs, e->ino, ir);
+	}
+	if (err) {
+		err = ew_fail(w, err, "ino %u: inode: %s", e->ino, fs->why);
+		goto out;
+	}
+	if (!e->is_new) {
+		err = f2_file_open(fs, e->ino, &cf);
+		if (err) {
+			err = ew_fail(w, err, "ino %u: committed inode: %s", e->ino, fs->why);
+			goto out;
+		}
+		/* inline before or now: nothing committed to compare with */
+		if ((cf->ir.node.i.i_inline & F2_INLINE_DATA) || (ir->node.i.i_inline & F2_INLINE_DATA))
+			fresh = 1;
+	}
+	inline_now = !!(ir->node.i.i_inline & F2_INLINE_DATA);
+	err = f2_file_open_ref(fs, ir, &f);
+	if (!err)
+		err = gather(rf, e, ir, f, &pl, &xnode_at);
+	if (!err && e->last_dent >= 0 && e->namelen) {
+		/* the name from the dentry-marked inode node (describe()) */
+		struct f2_node *dn = n;
+
+		if (e->last_dent != inode_at)
+			err = f2_fs_read_block(fs, rf->chain[e->last_dent].addr, dn);
+		else
+			*dn = ir->node;
+		if (!err)
+			err = recover_name(e, w, dn, &target);
 	}
 	if (err)
 		goto out;
-	attrs_of(&ir.node, &a);
-	err = f2_wfs_setattr(w, target, &a);
-	if (!err && inode_at >= 0) {
-		/* xattrs of the newest inode: its inline area, and its xattr
-		 * node as committed (a newer xattr node is not replayed) */
-		struct xa_ctx xc = { .w = w, .target = target };
-		int xe = f2_xattr_iter(fs, &ir, put_xattr, &xc);
-
-		if (xc.err)
-			err = xc.err;
-		else if (xe)
-			snprintf(e->why, sizeof(e->why), "xattrs partly recovered: %.60s", fs->why);
+	e->new_ino = target;
+	if (!e->is_new && fresh) {
+		err = f2_wfs_truncate(w, target, 0);
+		if (err)
+			goto out;
 	}
+	if (inline_now) {
+		if (ir->size > ir->inline_bytes) {
+			err = ew_fail(w, F2_ECORRUPT, "ino %u: inline size %llu", e->ino,
+				      (unsigned long long)ir->size);
+			goto out;
+		}
+		if (ir->size)
+			err = f2_wfs_write(w, target, 0, f2_inline_data(ir), (size_t)ir->size);
+		e->copied = ir->size ? 1 : 0;
+	} else {
+		err = recover_blocks(rf, e, w, target, ir, cf, fresh, &pl);
+	}
+	if (err)
+		goto out;
+	attrs_of(&ir->node, &a);
+	err = f2_wfs_setattr(w, target, &a);
+	if (!err)
+		err = recover_xattrs(rf, e, w, target, ir, inode_at, xnode_at);
 out:
-	free(buf);
 	free(pl.p);
+	free(n);
+	free(ir);
 	f2_file_close(f);
 	f2_file_close(cf);
 	return err;
@@ -615,27 +434,39 @@ out:
 
 int f2_rf_apply(struct f2_rf *rf, struct f2_wfs *w)
 {
-	int done = 0, todo = 0, err;
+	int done = 0, todo = 0, err = 0;
+	size_t held = 0;
 
-	for (size_t i = 0; i < rf->ninos; i++)
+	for (size_t i = 0; i < rf->ninos; i++) {
+		if (rf->inos[i].unsupported)
+			return ew_fail(w, F2_EUNSUPP, "roll-forward: ino %u: %s; nothing written",
+				       rf->inos[i].ino, rf->inos[i].why);
 		todo += !rf->inos[i].skip;
+	}
 	if (!todo)
 		return 0;
 	err = reserve(rf, w);
 	if (err)
 		return err;
+	/* the driver takes the inode numbers of new files before replaying
+	 * anything: no node allocated on the way may get one */
+	for (; held < rf->ninos && !err; held++)
+		if (!rf->inos[held].skip && rf->inos[held].is_new)
+			err = ew_rf_hold_nid(w, rf->inos[held].ino);
 	/* in chain order of the last fsync, as the driver replays */
-	for (size_t i = 0; i < rf->ninos; i++) {
+	for (size_t i = 0; i < rf->ninos && !err; i++) {
 		struct f2_rf_ino *e = &rf->inos[i];
 
 		if (e->skip)
 			continue;
 		err = recover_one(rf, e, w);
-		if (err)
-			return err;
-		done += !e->skip;
+		done += !err;
 	}
-	err = f2_wfs_checkpoint(w);
+	for (size_t i = 0; i < held; i++)
+		if (rf->inos[i].is_new)
+			ew_rf_release_nid(w, rf->inos[i].ino);
+	if (!err)
+		err = f2_wfs_checkpoint(w);
 	return err ? err : done;
 }
 

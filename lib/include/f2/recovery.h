@@ -46,7 +46,8 @@ struct f2_rf_ino {
 	size_t last_fsync;		/* chain index of its last fsync node */
 	long last_dent;			/* chain index of its last dentry inode, -1 */
 	int is_new;			/* no NAT entry in the checkpoint */
-	int skip;			/* not recoverable (reason in why) */
+	int skip;			/* not recovered (reason in why) */
+	int unsupported;		/* skipped, but the driver would recover it */
 	uint32_t nodes;			/* chain nodes up to last_fsync */
 	uint64_t size;			/* i_size of its newest inode node (or committed) */
 	uint16_t mode;
