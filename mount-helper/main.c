@@ -148,6 +148,23 @@ static void mount_error(int e, const char *dev, const char *dir)
 		strerror(e), hint);
 }
 
+/* What an fsck(8) exit status of 4 or more means (the bits add up; the
+ * highest one explains the refusal best). */
+static const char *fsck_failure(int code)
+{
+	if (code < 0)
+		return "could not wait for it";
+	if (code >= 128)
+		return "killed by a signal";
+	if (code & 32)
+		return "canceled";
+	if (code & 16)
+		return "usage error";
+	if (code & 8)
+		return "operational error (device unreadable, not f2fs, or in use)";
+	return "errors left uncorrected";
+}
+
 static int fsck_step(const struct mh_cmd *c, const char *dev, const char *why_run)
 {
 	char prog[4096];
@@ -174,8 +191,8 @@ static int fsck_step(const struct mh_cmd *c, const char *dev, const char *why_ru
 		return -1;
 	case MH_FSCK_FAILED:
 	default:
-		fprintf(stderr, "mount.f2fs: %s -p %s failed (exit %d): errors left "
-			"uncorrected; not mounting (run fsck.f2fs by hand)\n", prog, dev, code);
+		fprintf(stderr, "mount.f2fs: %s -p %s failed (exit %d): %s; not mounting "
+			"(run fsck.f2fs by hand)\n", prog, dev, code, fsck_failure(code));
 		return -1;
 	}
 }

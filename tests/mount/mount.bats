@@ -8,9 +8,12 @@
 # tested in QEMU by tests/kernel/mount.bats.
 #
 # The fsck step is tested with a stub fsck program (tests named "fsck
-# step ... (stub)"): our fsck.f2fs does not exist yet, and the reference
+# step ... (stub)": every exit code, including 2, which our fsck never
+# returns) and with our own fsck.f2fs (tests named "fsck step (our
+# fsck)": damage it preens, damage it cannot fix).  The reference
 # fsck.f2fs on PATH must never be run by our tools, so F2_FSCK always
-# points at a stub or at nothing.
+# points at a stub, at our $FSCK, or at nothing.  The same with the
+# kernel: tests/kernel/mount.bats.
 
 load ../lib/common
 
@@ -25,6 +28,13 @@ setup_file() {
 	truncate -s 64M "$d/feat.img"
 	"$MKFS" -q -f -O extra_attr,compression,lost_found "$d/feat.img" >/dev/null 2>&1 ||
 		rm -f "$d/feat.img"
+	# a populated volume for our fsck: /hello, /seq (several blocks), /d/inner
+	mkdir -p "$d/tree/d"
+	echo hello >"$d/tree/hello"
+	seq 1 20000 >"$d/tree/seq"
+	echo inner >"$d/tree/d/inner"
+	truncate -s 64M "$d/fs.img"
+	"$MKFS" -q -f --root "$d/tree" "$d/fs.img" >/dev/null 2>&1 || rm -f "$d/fs.img"
 }
 
 setup() {
@@ -49,6 +59,16 @@ exit $1
 EOF
 	chmod +x "$T/fsck-stub"
 	export F2_FSCK=$T/fsck-stub
+}
+
+F2FIELD=${F2FIELD:-$F2_BUILD/tests/tools/f2field}
+
+# fs_image: $T/fs, a copy of the populated volume, and F2_FSCK=$FSCK
+fs_image() {
+	require_prog "$FSCK" "$F2FIELD"
+	[ -f "$BATS_FILE_TMPDIR/fs.img" ] || { echo "mkfs --root of the test image failed"; return 1; }
+	cp --sparse=always "$BATS_FILE_TMPDIR/fs.img" "$T/fs"
+	export F2_FSCK=$FSCK
 }
 
 # An image whose checkpoint says it was not unmounted cleanly.
@@ -323,4 +343,75 @@ dirty_image() {
 	run env F2_MTAB="$T/mtab-link" "$MOUNT_F2FS" -f -o ro "$T/img" "$T/mnt"
 	[ "$status" -eq 0 ]
 	[ "$(wc -l <"$T/mtab")" -eq 1 ]
+}
+
+@test "fsck step (our fsck): -o fsck preens a bad backup superblock (fsck exit 1), then mounts" {
+	fs_image
+	"$F2FIELD" "$T/fs" set sb1.log_blocksize 13
+	run mh -v -o fsck "$T/fs" "$T/mnt"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"running $FSCK -p $T/fs (option fsck)"* ]]
+	[[ $output == *"SB_BACKUP_BAD"*"(preen)"* ]]
+	[[ $output == *"$FSCK exited 1: file system clean"* ]]
+	[[ $output == *"fake-mounted $T/fs on $T/mnt"* ]]
+	# repaired for good: a full check finds nothing
+	run "$FSCK" -n -f "$T/fs"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "fsck step (our fsck): damage -p cannot fix (exit 4) refuses the mount, -o fsck or errors=fsck" {
+	fs_image
+	local ino
+	ino=$("$F2FIELD" "$T/fs" get dent.3.seq.ino | cut -d' ' -f3)
+	"$F2FIELD" "$T/fs" set "inode.$ino.mode" 0
+	# the kernel's "needs fsck" flag, so that -p checks beyond the checkpoint
+	perl "$BATS_TEST_DIRNAME/cpflags.pl" "$T/fs" 0 0x10 >/dev/null
+	run mh -v -o fsck "$T/fs" "$T/mnt"
+	echo "$output"
+	[ "$status" -eq 32 ]
+	[[ $output == *"DENT_BAD_INODE"* ]]
+	[[ $output == *"$FSCK -p $T/fs failed (exit 4): errors left uncorrected; not mounting"* ]]
+	[[ $output != *'mount("'* ]]
+	run mh -v -o errors=fsck "$T/fs" "$T/mnt"
+	echo "$output"
+	[ "$status" -eq 32 ]
+	[[ $output == *"(errors=fsck with a checkpoint that is not clean)"* ]]
+	[[ $output == *"failed (exit 4): errors left uncorrected; not mounting"* ]]
+	# without the fsck step the helper leaves the judgement to the kernel
+	run mh -o errors=continue "$T/fs" "$T/mnt"
+	[ "$status" -eq 0 ]
+}
+
+@test "fsck step (our fsck): errors=fsck skips a clean checkpoint, checks one marked CP_FSCK" {
+	fs_image
+	run mh -v -o errors=fsck "$T/fs" "$T/mnt"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output != *"running "* ]]
+	perl "$BATS_TEST_DIRNAME/cpflags.pl" "$T/fs" 0 0x10 >/dev/null
+	run mh -v -o errors=fsck "$T/fs" "$T/mnt"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"checkpoint not clean"*"fsck requested"* ]]
+	[[ $output == *"running $FSCK -p $T/fs (errors=fsck with a checkpoint that is not clean)"* ]]
+	[[ $output == *"$FSCK exited 0"* ]]
+}
+
+@test "fsck step (stub): exit 8, 16 and a signal refuse, each explained" {
+	stub_fsck 8
+	run mh -o fsck "$T/img" "$T/mnt"
+	echo "$output"
+	[ "$status" -eq 32 ]
+	[[ $output == *"failed (exit 8): operational error"*"; not mounting"* ]]
+	stub_fsck 16
+	run mh -o fsck "$T/img" "$T/mnt"
+	[ "$status" -eq 32 ]
+	[[ $output == *"failed (exit 16): usage error; not mounting"* ]]
+	printf '#!/bin/sh\nkill -9 $$\n' >"$T/fsck-stub"
+	run mh -o fsck "$T/img" "$T/mnt"
+	echo "$output"
+	[ "$status" -eq 32 ]
+	[[ $output == *"failed (exit 137): killed by a signal; not mounting"* ]]
 }
