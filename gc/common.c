@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "f2/errors.h"
 #include "f2/fs.h"
+#include "f2/gc.h"
 #include "f2/io.h"
 #include "common.h"
 
@@ -152,7 +153,7 @@ int gc_open_ro(const char *prog, const char *path, struct f2_fs **fs)
 int gc_open_rw(const char *prog, const char *path, struct f2_io **io, struct f2_fs **fs)
 {
 	struct f2_fs_opts o;
-	char where[4200];
+	char where[4200], why[F2_WHY_LEN + 64];
 	int r;
 
 	*io = NULL;
@@ -161,39 +162,24 @@ int gc_open_rw(const char *prog, const char *path, struct f2_io **io, struct f2_
 		fprintf(stderr, "%s: %s is %s; clean it only when unmounted\n", prog, path, where);
 		return GC_EXIT_ERROR;
 	}
-	/* the read-write stack is one device: refuse a multi-device volume
-	 * before opening it (its superblock names the other devices) */
-	memset(&o, 0, sizeof(o));
-	o.sb_only = 1;
-	if (!f2_fs_open(path, &o, fs) && (*fs)->ndevs > 1) {
-		fprintf(stderr, "%s: %s: not implemented yet for multi-device volumes (use -n)\n",
-			prog, path);
-		f2_fs_close(*fs);
-		*fs = NULL;
-		return GC_EXIT_ERROR;
-	}
-	f2_fs_close(*fs);
-	*fs = NULL;
-	r = f2_io_open(path, F2_IO_RDWR, io);
-	if (r) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path, f2_strerror(r));
-		*io = NULL;
-		return GC_EXIT_ERROR;
-	}
 	memset(&o, 0, sizeof(o));
 	o.warn = warn_cb;
 	o.warn_ctx = (void *)prog;
-	r = f2_fs_open_io(*io, &o, fs);
+	r = f2_gc_open_rw(path, &o, io, fs, why, sizeof(why));
 	if (r) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path,
-			*fs && (*fs)->why[0] ? (*fs)->why : f2_strerror(r));
-		if (*fs)
-			f2_fs_close(*fs);
-		f2_io_close(*io);
-		*fs = NULL;
-		*io = NULL;
+		fprintf(stderr, "%s: %s: %s\n", prog, path, why);
 		return GC_EXIT_ERROR;
 	}
+	for (uint32_t i = 1; i < (*fs)->ndevs; i++)
+		if (gc_device_busy((*fs)->devs[i].path, where, sizeof(where))) {
+			fprintf(stderr, "%s: %s (device %u of %s) is %s; clean it only when "
+				"unmounted\n", prog, (*fs)->devs[i].path, i, path, where);
+			f2_fs_close(*fs);
+			f2_io_close(*io);
+			*fs = NULL;
+			*io = NULL;
+			return GC_EXIT_ERROR;
+		}
 	return 0;
 }
 

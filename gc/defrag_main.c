@@ -312,9 +312,9 @@ static int file_mode(const struct defrag_cmd *c)
 			  gc_open_rw("defrag.f2fs", c->device, &io, &fs);
 	if (rc)
 		return rc;
-	if (!c->dry_run && (fs->ndevs > 1 || (fs->features & F2_FEAT_BLKZONED))) {
-		fprintf(stderr, "defrag.f2fs: %s: not implemented yet for multi-device or zoned "
-			"volumes (use -n)\n", c->device);
+	if (!c->dry_run && (fs->features & F2_FEAT_BLKZONED)) {
+		fprintf(stderr, "defrag.f2fs: %s: not implemented yet for zoned volumes "
+			"(use -n)\n", c->device);
 		f2_fs_close(fs);
 		f2_io_close(io);
 		return GC_EXIT_ERROR;

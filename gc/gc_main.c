@@ -224,12 +224,6 @@ int main(int argc, char **argv)
 		return rc;
 	if (!c.dry_run && (rc = gc_check_clean("gc.f2fs", c.device, fs)))
 		goto out_fs;
-	if (!c.dry_run && fs->ndevs > 1) {
-		fprintf(stderr, "gc.f2fs: %s: not implemented yet for multi-device volumes "
-			"(use -n)\n", c.device);
-		rc = GC_EXIT_ERROR;
-		goto out_fs;
-	}
 	if (!c.dry_run && (fs->features & F2_FEAT_BLKZONED)) {
 		fprintf(stderr, "gc.f2fs: %s: not implemented yet for zoned volumes (cleaned "
 			"sections need zone resets); use -n\n", c.device);

@@ -24,6 +24,7 @@
  */
 #ifndef F2_GC_H
 #define F2_GC_H
+#include <stddef.h>
 #include <stdint.h>
 #include "f2/fs.h"
 
@@ -168,6 +169,18 @@ int f2_gc_section_blocks(struct f2_fs *fs, const struct f2_gc_map *m, uint32_t s
 
 /* ---- moving (through the write engine, f2/engine.h) ---------------------- */
 struct f2_wfs;
+struct f2_io;
+
+/*
+ * Open path read-write with its checkpoint, for moving: a single device
+ * through f2_io_open() (F2_IO_RECORD / F2_IO_FAULT apply), every device of
+ * a multi-device volume read-write (paths from its superblock, or
+ * o->dev_paths) joined into one address space (F2_IO_RECORD / F2_IO_FAULT
+ * are refused there: they cover one device).  *io must be closed after
+ * f2_fs_close(*fs).  0, or a negative code with the reason in why.
+ */
+int f2_gc_open_rw(const char *path, const struct f2_fs_opts *o, struct f2_io **io,
+		  struct f2_fs **fs, char *why, size_t len);
 
 struct f2_gc_move_stats {
 	uint64_t data_moved;	/* data blocks copied to the cold data log */
