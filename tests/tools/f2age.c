@@ -22,6 +22,7 @@
 #include "f2/errors.h"
 #include "f2/file.h"
 #include "f2/fs.h"
+#include "f2/gc.h"
 #include "f2/io.h"
 
 static const uint32_t sizes[] = { 16384, 65536, 262144, 1048576, 8192, 131072, 524288, 40960 };
@@ -45,17 +46,17 @@ static void gen(uint32_t i, uint64_t off, uint8_t *buf, size_t len)
 	}
 }
 
+/* (multi-device volumes: every device, read-write, f2_gc_open_rw) */
 static int open_rw(const char *path, struct f2_io **io, struct f2_fs **fs, struct f2_wfs **w)
 {
-	int r = f2_io_open(path, F2_IO_RDWR, io);
+	char why[F2_WHY_LEN + 64];
+	int r = f2_gc_open_rw(path, NULL, io, fs, why, sizeof(why));
 
 	if (r) {
-		fprintf(stderr, "f2age: %s: %s\n", path, f2_strerror(r));
+		fprintf(stderr, "f2age: %s: %s\n", path, why);
 		return 1;
 	}
-	r = f2_fs_open_io(*io, NULL, fs);
-	if (!r)
-		r = f2_wfs_open(*fs, NULL, w);
+	r = f2_wfs_open(*fs, NULL, w);
 	if (r) {
 		fprintf(stderr, "f2age: %s: %s\n", path, *fs ? (*fs)->why : f2_strerror(r));
 		return 1;
