@@ -194,19 +194,40 @@ ours_img() {
 	[ "${BASH_REMATCH[1]}" -ge 1 ]
 }
 
-@test "gc: a multi-device volume: -n works, moving is refused (8), nothing written" {
-	local d0=$(f2_tmp)/m0.img d1=$(f2_tmp)/m1.img before
-	make_image "$d0" 256M && make_image "$d1" 256M
-	run_mkfs "$MKFS" -f -c "$d1" "$d0"
-	run "$GC" -n --no-progress "$d0"
+@test "gc: a multi-device volume (mkfs -c): gc and defrag move blocks across the devices, clean, content intact" {
+	local d0=$(f2_tmp)/m0.img d1=$(f2_tmp)/m1.img x=$(f2_tmp)/mx main0 dev0_segs
+	make_image "$d0" 64M && make_image "$d1" 64M
+	run_mkfs "$MKFS" -f -q -c "$d1" "$d0"
+	"$F2_BUILD/tests/tools/f2age" fill "$d0" 60 2
+	"$DUMP" --extract / --output "$x.0" "$d0" >/dev/null 2>&1
+	main0=$("$DUMP" --json "$d0" 2>/dev/null | jq -r .superblock.main_blkaddr)
+	# segments below dev0_segs lie on the first device
+	dev0_segs=$(( ($(stat -c %s "$d0") / 4096 - main0) / 512 ))
+	used() { "$DUMP" --json -s 0~-1 "$d0" 2>/dev/null | jq -r '.sit[] | select(.vblocks > 0) | .segno'; }
+	# the aged files' data lies on the second device
+	[ "$(used | awk -v d="$dev0_segs" '$1 >= d' | wc -l)" -ge 10 ]
+	run "$GC" --no-progress "$d0"
+	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ $output == *"nothing to clean"* ]]
-	before=$(sha256sum <"$d0")
-	run "$GC" "$d0"
-	[ "$status" -eq 8 ] && [[ $output == *"not implemented yet for multi-device volumes"* ]]
-	run "$DEFRAG" --file /x "$d0"
-	[ "$status" -eq 8 ] && [[ $output == *"multi-device"* ]]
-	[ "$(sha256sum <"$d0")" = "$before" ]
+	[[ $output =~ result:\ ([0-9]+)\ sections\ cleaned ]] && [ "${BASH_REMATCH[1]}" -ge 10 ]
+	# cleaned sections of the second device, moved blocks now on the first
+	[ "$(used | awk -v d="$dev0_segs" '$1 >= 4 && $1 < d' | wc -l)" -ge 5 ]
+	"$FSCK" -f -n "$d0"
+	ref_fsck_clean "$d0"
+	"$DUMP" --extract / --output "$x.1" "$d0" >/dev/null 2>&1
+	diff -r "$x.0" "$x.1"
+	# and back: the first device's main area to the second device
+	run "$DEFRAG" -s "$main0" -l $((dev0_segs * 512)) -t $((main0 + dev0_segs * 512)) "$d0"
+	echo "$output"
+	[ "$status" -eq 0 ] && [[ $output == *" 0 skipped, 0 valid blocks left"* ]]
+	[ "$(used | awk -v d="$dev0_segs" '$1 < d' | wc -l)" -eq 0 ]
+	"$FSCK" -f -n "$d0"
+	ref_fsck_clean "$d0"
+	"$DUMP" --extract / --output "$x.2" "$d0" >/dev/null 2>&1
+	diff -r "$x.0" "$x.2"
+	# the recording backend covers one device: refused, nothing written
+	F2_IO_RECORD=$(f2_tmp)/m.log run "$GC" "$d0"
+	[ "$status" -eq 8 ] && [[ $output == *"cover one device"* ]]
 }
 
 @test "gc: moving refuses a volume not unmounted cleanly or marked for fsck; -n works" {
