@@ -76,6 +76,7 @@ int pass_tree(struct fsck_ctx *ctx);
 int pass_nat_unreachable(struct fsck_ctx *ctx);
 int pass_sit_compare(struct fsck_ctx *ctx);
 int pass_counts(struct fsck_ctx *ctx);
+int pass_quota(struct fsck_ctx *ctx);	/* pass_quota.c */
 
 /* Checkpoint counters for repair_cp_counters() (repair_cp.c). */
 struct cp_counts {

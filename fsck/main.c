@@ -38,6 +38,7 @@ static const struct phase phases[] = {
 	{ "unreachable nodes", pass_nat_unreachable, 1 },
 	{ "SIT against the tree", pass_sit_compare, 1 },
 	{ "counters", pass_counts, 1 },
+	{ "quota", pass_quota, 1 },
 };
 
 void vmsg(struct fsck_ctx *ctx, const char *fmt, ...)
