@@ -151,3 +151,24 @@ clean_and_check() {
 	[ "$status" -eq 0 ]
 	image_intact "$img" aged
 }
+
+@test "move: defrag.f2fs moves a range of the kernel-aged volume right of a target, then left: range empty, content intact" {
+	local img=$BATS_TEST_TMPDIR/range.img main0 nseg half
+	fixture_copy aged "$img"
+	main0=$("$DUMP" --json "$img" 2>/dev/null | jq -r .superblock.main_blkaddr)
+	nseg=$("$DUMP" --json "$img" 2>/dev/null | jq -r .superblock.segment_count_main)
+	half=$((nseg / 2))
+	# 16 segments from a quarter of the way in, to the right of the middle
+	run "$DEFRAG" -s $((main0 + nseg / 4 * 512)) -l $((16 * 512)) -t $((main0 + half * 512)) "$img"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output =~ :\ ([0-9]+)\ valid\ blocks\ before,\ ([0-9]+)\ data\ and\ ([0-9]+)\ node\ blocks\ moved,\ 0\ skipped,\ 0\ valid\ blocks\ left ]]
+	[ "${BASH_REMATCH[1]}" -ge 512 ]
+	"$DEFRAG" -n -s $((main0 + nseg / 4 * 512)) -l $((16 * 512)) "$img" | grep -q ': 0 to move, 0 stale'
+	image_intact "$img" aged
+	# the range just past the middle back to the left of it
+	run "$DEFRAG" -s $((main0 + half * 512)) -l $((8 * 512)) -t $((main0 + half * 512 - 1)) -i "$img"
+	echo "$output"
+	[ "$status" -eq 0 ] && [[ $output == *" 0 skipped, 0 valid blocks left"* ]]
+	image_intact "$img" aged
+}
