@@ -106,6 +106,28 @@ struct f2_wfs {
 int ew_fail(struct f2_wfs *w, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* ---- ew_flush.c: NAT/SIT write-out at a checkpoint -------------------- */
+/* What differs between the tables. The engine entries (struct ew_nat,
+ * ew_sit) hold a uint32_t key (nid, segno) and uint8_t dirty and
+ * in_journal flags, found at these offsets. */
+struct ew_flush_ops {
+	const char *name;			/* "NAT" or "SIT", for messages */
+	uint32_t per_block;			/* entries in one table block */
+	size_t entry_size;			/* the on-disk entry */
+	size_t key_off, dirty_off, journal_off;
+	/* The on-disk entry of engine entry e, at dst (unaligned). */
+	void (*encode)(const void *e, void *dst);
+	/* Address of copy 0 or 1 of table block b. */
+	uint64_t (*addr)(const struct f2_wfs *w, uint32_t b, int copy);
+	/* Optional: block b filled, before it is written. */
+	void (*block_done)(struct f2_wfs *w, uint32_t b, const uint8_t *blk);
+};
+/* Write m's pending entries into j when there are at most journal_max of
+ * them, else into the other copy of their blocks (bitmap: the table's
+ * version bits, flipped per block written); j is cleared either way. */
+int ew_table_flush(struct f2_wfs *w, const struct ew_map *m, const struct ew_flush_ops *ops,
+		   uint8_t *bitmap, size_t journal_max, struct f2_journal *j);
+
 /* ---- ew_seg.c: segments, SIT, SSA, block allocation ------------------- */
 int ew_seg_init(struct f2_wfs *w);
 int ew_sit_entry(struct f2_wfs *w, uint32_t segno, struct ew_sit **out);

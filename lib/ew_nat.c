@@ -7,6 +7,7 @@
  * footers and inode checksums set at write time).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "f2/bitmap.h"
@@ -401,14 +402,6 @@ int ew_maybe_writeback(struct f2_wfs *w)
 }
 
 /* ---- NAT write-out ---------------------------------------------------- */
-static int cmp_nat(const void *a, const void *b)
-{
-	const struct ew_nat *x = *(const struct ew_nat *const *)a;
-	const struct ew_nat *y = *(const struct ew_nat *const *)b;
-
-	return x->nid < y->nid ? -1 : x->nid > y->nid;
-}
-
 int ew_nat_bits_load(struct f2_wfs *w)
 {
 	struct f2_fs *fs = w->fs;
@@ -458,75 +451,39 @@ static void nat_bits_update(struct f2_wfs *w, uint32_t b, const struct f2_nat_bl
 		f2_clear_bit_lsb(full, b);
 }
 
-static void nat_encode(const struct ew_nat *e, struct f2_nat_entry *ne)
+static void nat_encode(const void *entry, void *dst)
 {
+	const struct ew_nat *e = entry;
+	struct f2_nat_entry *ne = dst;
+
 	ne->version = e->version;
 	f2_set_le32(ne->ino, e->ino);
 	f2_set_le32(ne->block_addr, e->blkaddr);
 }
 
+/* NAT block b's two copies sit a segment apart, in alternate segments. */
+static uint64_t nat_addr(const struct f2_wfs *w, uint32_t b, int copy)
+{
+	return w->fs->nat_blkaddr +
+	       ((uint64_t)(b >> F2_LOG_BLKS_PER_SEG) << (F2_LOG_BLKS_PER_SEG + 1)) +
+	       (b & (F2_BLKS_PER_SEG - 1)) + (copy ? F2_BLKS_PER_SEG : 0);
+}
+
+static void nat_block_done(struct f2_wfs *w, uint32_t b, const uint8_t *blk)
+{
+	if (w->nat_bits_on)
+		nat_bits_update(w, b, (const struct f2_nat_block *)blk);
+}
+
+static const struct ew_flush_ops nat_ops = {
+	"NAT", F2_NAT_ENTRIES_PER_BLOCK, sizeof(struct f2_nat_entry),
+	offsetof(struct ew_nat, nid), offsetof(struct ew_nat, dirty),
+	offsetof(struct ew_nat, in_journal), nat_encode, nat_addr, nat_block_done,
+};
+
+/* With nat_bits kept, every change goes to a block (journal_max 0). */
 int ew_nat_flush(struct f2_wfs *w, struct f2_journal *j)
 {
-	struct f2_fs *fs = w->fs;
-	struct ew_nat **v = (struct ew_nat **)ew_map_values(&w->nat);
-	size_t n = 0;
-	uint8_t *blk;
-	int err = 0;
-
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < w->nat.n; i++)
-		if (v[i]->dirty || v[i]->in_journal)
-			v[n++] = v[i];
-	qsort(v, n, sizeof(*v), cmp_nat);
-	memset(j, 0, sizeof(*j));
-	if (n <= F2_NAT_JOURNAL_ENTRIES && !w->nat_bits_on) {
-		for (size_t i = 0; i < n; i++) {
-			f2_set_le32(j->nat.entries[i].nid, v[i]->nid);
-			nat_encode(v[i], &j->nat.entries[i].ne);
-			v[i]->in_journal = 1;
-			v[i]->dirty = 0;
-		}
-		f2_set_le16(j->n_nats, (uint16_t)n);
-		free(v);
-		return 0;
-	}
-	blk = malloc(F2_BLKSIZE);
-	if (!blk) {
-		free(v);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n && !err;) {
-		uint32_t b = v[i]->nid / F2_NAT_ENTRIES_PER_BLOCK;
-		uint64_t base = fs->nat_blkaddr +
-				((uint64_t)(b >> F2_LOG_BLKS_PER_SEG) << (F2_LOG_BLKS_PER_SEG + 1)) +
-				(b & (F2_BLKS_PER_SEG - 1));
-		int bit = f2_test_bit_msb(w->nat_bitmap, b);
-		uint64_t cur = base + (bit ? F2_BLKS_PER_SEG : 0);
-		uint64_t other = base + (bit ? 0 : F2_BLKS_PER_SEG);
-		struct f2_nat_block *nb = (struct f2_nat_block *)blk;
-
-		err = f2_fs_read_block(fs, cur, blk);
-		if (err) {
-			err = ew_fail(w, err, "NAT block %u: %s", b, fs->why);
-			break;
-		}
-		for (; i < n && v[i]->nid / F2_NAT_ENTRIES_PER_BLOCK == b; i++) {
-			nat_encode(v[i], &nb->entries[v[i]->nid % F2_NAT_ENTRIES_PER_BLOCK]);
-			v[i]->dirty = 0;
-			v[i]->in_journal = 0;
-		}
-		if (w->nat_bits_on)
-			nat_bits_update(w, b, nb);
-		err = f2_io_write_block(fs->io, other, blk);
-		if (err)
-			err = ew_fail(w, err, "NAT block %u: write failed", b);
-		if (bit)
-			f2_clear_bit_msb(w->nat_bitmap, b);
-		else
-			f2_set_bit_msb(w->nat_bitmap, b);
-	}
-	free(blk);
-	free(v);
-	return err;
+	return ew_table_flush(w, &w->nat, &nat_ops, w->nat_bitmap,
+			      w->nat_bits_on ? 0 : F2_NAT_JOURNAL_ENTRIES, j);
 }

@@ -7,6 +7,7 @@
  * and their write-out to the SIT journal or the other SIT copy.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "f2/bitmap.h"
@@ -309,81 +310,29 @@ void ew_release_prefree(struct f2_wfs *w)
 	}
 }
 
-static int cmp_sit(const void *a, const void *b)
+static void sit_encode(const void *entry, void *dst)
 {
-	const struct ew_sit *x = *(const struct ew_sit *const *)a;
-	const struct ew_sit *y = *(const struct ew_sit *const *)b;
+	const struct ew_sit *e = entry;
+	struct f2_sit_entry *se = dst;
 
-	return x->segno < y->segno ? -1 : x->segno > y->segno;
-}
-
-static void encode(const struct ew_sit *e, struct f2_sit_entry *se)
-{
 	f2_set_le16(se->vblocks, (uint16_t)(e->type << F2_SIT_VBLOCKS_SHIFT | e->vblocks));
 	memcpy(se->valid_map, e->map, sizeof(se->valid_map));
 	f2_set_le64(se->mtime, e->mtime);
 }
 
+/* SIT block b's second copy follows the whole first copy. */
+static uint64_t sit_addr(const struct f2_wfs *w, uint32_t b, int copy)
+{
+	return (uint64_t)w->fs->sit_blkaddr + b + (copy ? w->fs->sit_blocks : 0);
+}
+
+static const struct ew_flush_ops sit_ops = {
+	"SIT", F2_SIT_ENTRIES_PER_BLOCK, sizeof(struct f2_sit_entry),
+	offsetof(struct ew_sit, segno), offsetof(struct ew_sit, dirty),
+	offsetof(struct ew_sit, in_journal), sit_encode, sit_addr, NULL,
+};
+
 int ew_sit_flush(struct f2_wfs *w, struct f2_journal *j)
 {
-	struct f2_fs *fs = w->fs;
-	struct ew_sit **v = (struct ew_sit **)ew_map_values(&w->sit), **c;
-	size_t n = 0;
-	uint8_t *blk = NULL;
-	int err = 0;
-
-	if (!v)
-		return -ENOMEM;
-	c = v;
-	for (size_t i = 0; i < w->sit.n; i++)
-		if (v[i]->dirty || v[i]->in_journal)
-			c[n++] = v[i];
-	qsort(c, n, sizeof(*c), cmp_sit);
-	memset(j, 0, sizeof(*j));
-	if (n <= F2_SIT_JOURNAL_ENTRIES) {
-		for (size_t i = 0; i < n; i++) {
-			f2_set_le32(j->sit.entries[i].segno, c[i]->segno);
-			encode(c[i], &j->sit.entries[i].se);
-			c[i]->in_journal = 1;
-			c[i]->dirty = 0;
-		}
-		f2_set_le16(j->n_sits, (uint16_t)n);
-		free(v);
-		return 0;
-	}
-	blk = malloc(F2_BLKSIZE);
-	if (!blk) {
-		free(v);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n && !err;) {
-		uint32_t b = c[i]->segno / F2_SIT_ENTRIES_PER_BLOCK;
-		uint64_t cur = (uint64_t)fs->sit_blkaddr + b, other = cur + fs->sit_blocks;
-		struct f2_sit_block *sb = (struct f2_sit_block *)blk;
-
-		if (f2_test_bit_msb(w->sit_bitmap, b)) {
-			other = cur;
-			cur += fs->sit_blocks;
-		}
-		err = f2_fs_read_block(fs, cur, blk);
-		if (err) {
-			err = ew_fail(w, err, "SIT block %u: %s", b, fs->why);
-			break;
-		}
-		for (; i < n && c[i]->segno / F2_SIT_ENTRIES_PER_BLOCK == b; i++) {
-			encode(c[i], &sb->entries[c[i]->segno % F2_SIT_ENTRIES_PER_BLOCK]);
-			c[i]->dirty = 0;
-			c[i]->in_journal = 0;
-		}
-		err = f2_io_write_block(fs->io, other, blk);
-		if (err)
-			err = ew_fail(w, err, "SIT block %u: write failed", b);
-		if (f2_test_bit_msb(w->sit_bitmap, b))
-			f2_clear_bit_msb(w->sit_bitmap, b);
-		else
-			f2_set_bit_msb(w->sit_bitmap, b);
-	}
-	free(blk);
-	free(v);
-	return err;
+	return ew_table_flush(w, &w->sit, &sit_ops, w->sit_bitmap, F2_SIT_JOURNAL_ENTRIES, j);
 }
