@@ -7,15 +7,21 @@
 # devices; a bad superblock and an unknown option are refused with
 # nothing mounted; the loop device is released when mount(2) fails; -o ro
 # and f2fs options reach the kernel; /etc/mtab is written when it is a
-# regular file.  The fsck step runs a STUB fsck (our fsck.f2fs does not
-# exist yet): those tests say "stub" in their names and only show that
-# the helper runs the program it is configured with and obeys its exit
-# code; nothing is repaired.  The tests below read the boot's report.
+# regular file.  The fsck step runs our own fsck.f2fs (staged next to the
+# helper): -o fsck and errors=fsck on a dirty image (copied while the
+# kernel had it mounted), on a volume whose backup superblock fsck -p
+# repairs (exit 1: mounted, files intact, and a full check on the host
+# afterwards is clean) and on one with damage -p cannot repair (exit 4:
+# refused with the reason, nothing mounted, no loop device left, as a
+# device and as an image file).  The stub fsck's exit codes are tested on
+# the host (tests/mount/mount.bats).  The tests below read the boot's
+# report.
 
 load ../lib/common
 load ../lib/kernel
 
 MOUNT_F2FS=${MOUNT_F2FS:-$F2_BUILD/mount-helper/mount.f2fs}
+F2FIELD=${F2FIELD:-$F2_BUILD/tests/tools/f2field}
 MH_UUID=4f2a1c3e-7b5d-4e8f-9a10-2b3c4d5e6f70
 MH_LABEL=mhdev
 
@@ -33,13 +39,24 @@ setup_file() {
 	printf '\x0d' | dd of="$d/badsb.img" bs=1 seek=$((4096 + 1024 + 16)) conv=notrunc 2>/dev/null
 	echo "$MH_UUID $MH_LABEL" >"$d/ids"
 
-	# the stub fsck: logs its arguments, exits with the code in /tmp/fsck.code
-	cat >"$d/fsck-stub" <<'EOF'
-#!/bin/sh
-echo "$@" >>/tmp/fsck.log
-exit "$(cat /tmp/fsck.code 2>/dev/null || echo 0)"
-EOF
-	chmod +x "$d/fsck-stub"
+	# for the fsck step: a volume populated by our mkfs, then sbfix (backup
+	# superblock invalid: fsck -p rewrites it) and broken (the inode of
+	# /seq has no file type, and the checkpoint asks for fsck (CP_FSCK
+	# 0x10) so that -p checks it fully: -p cannot repair that)
+	require_prog "$FSCK" "$F2FIELD" || return 1
+	mkdir -p "$d/tree/d"
+	echo hello >"$d/tree/hello"
+	seq 1 20000 >"$d/tree/seq"
+	echo inner >"$d/tree/d/inner"
+	truncate -s 64M "$d/fs.img"
+	"$MKFS" -q -f --root "$d/tree" "$d/fs.img" >>"$d/mkfs.log" 2>&1 || return 1
+	cp --sparse=always "$d/fs.img" "$d/sbfix.img"
+	"$F2FIELD" "$d/sbfix.img" set sb1.log_blocksize 13 >/dev/null || return 1
+	cp --sparse=always "$d/fs.img" "$d/broken.img"
+	"$F2FIELD" "$d/broken.img" set \
+		"inode.$("$F2FIELD" "$d/fs.img" get dent.3.seq.ino | cut -d' ' -f3).mode" 0 \
+		>/dev/null || return 1
+	perl "$F2_TOP/tests/mount/cpflags.pl" "$d/broken.img" 0 0x10 >/dev/null || return 1
 	# util-linux mount(8) under another name: the guest's /init keeps busybox
 	mkdir -p "$d/ul"
 	cp /usr/bin/mount "$d/ul/ulmount" || return 1
@@ -49,11 +66,16 @@ EOF
 
 	kernel_add_binary "$MOUNT_F2FS" || return 1
 	kernel_add_binary "$MKFS" || return 1
+	kernel_add_binary "$FSCK" || return 1
 	kernel_add_binary "$d/ul/ulmount" || return 1
-	KERNEL_FILES="$d/ids:/guest/ids $d/loop.ko:/guest/loop.ko $d/fsck-stub:/bin/fsck.f2fs" \
+	KERNEL_FILES="$d/ids:/guest/ids $d/loop.ko:/guest/loop.ko" \
 		KERNEL_RUN_DIR=$d/run KERNEL_TIMEOUT=600 \
-		kernel_run "$BATS_TEST_DIRNAME/guest/mount-check.sh" "$d/good.img" "$d/badsb.img"
+		kernel_run "$BATS_TEST_DIRNAME/guest/mount-check.sh" "$d/good.img" "$d/badsb.img" \
+		"$d/sbfix.img" "$d/broken.img"
 	echo $? >"$d/run/status"
+	# the volume fsck -p repaired in the guest (then mounted and unmounted)
+	"$FSCK" -n -f "$d/sbfix.img" >"$d/sbfix.fsck" 2>&1
+	echo $? >>"$d/sbfix.fsck"
 	cp "$KERNEL_OUT" "$d/report"
 	kernel_dmesg >"$d/dmesg"
 	echo "$KERNEL_WALL" >"$d/wall"
@@ -138,19 +160,41 @@ expect() {
 }
 
 @test "kernel mount: an image copied while mounted is not clean; errors=refuse refuses it" {
-	expect "stub made-dirty-copy" "dirtyref rc=32" "dirtyref says dirty" "dirtyref nothing-mounted"
+	expect "fsck made-dirty-copy" "dirtyref rc=32" "dirtyref says dirty" "dirtyref nothing-mounted"
 }
 
-@test "kernel mount: fsck step (stub): -o fsck runs the stub with -p, then mounts the dirty image" {
-	expect "stubfsck rc=0" "stubfsck log [-p /tmp/dirty.f2fs]" "stubfsck mounted" \
-		"stubfsck data ok"
+@test "kernel mount: fsck step: -o fsck runs our fsck -p on the dirty image, then mounts it" {
+	grep '^dirtyfsck fsck-said' "$BATS_FILE_TMPDIR/report" || true
+	expect "dirtyfsck rc=0" "dirtyfsck says ran" "dirtyfsck says fsck-ok" "dirtyfsck mounted" \
+		"dirtyfsck data ok"
 }
 
-@test "kernel mount: fsck step (stub): stub exit 4 refuses, nothing mounted, no loop left" {
-	expect "stubfail rc=32" "stubfail says refused" "stubfail nothing-mounted" "stubfail no-loop"
+@test "kernel mount: fsck step: mount -t f2fs -o errors=fsck on a dirty image file checks, then mounts" {
+	expect "dirtyerr rc=0" "dirtyerr says ran" "dirtyerr says fsck-ok" "dirtyerr mounted" \
+		"dirtyerr data ok" "dirtyerr loop-released-after-umount"
 }
 
-@test "kernel mount: fsck step (stub): errors=fsck does not run fsck on a clean device" {
+@test "kernel mount: fsck step: -o fsck preens a bad backup superblock (exit 1), mounts, files intact" {
+	expect "sbfix rc=0" "sbfix says ran" "sbfix says found" "sbfix says preened" "sbfix says corrected" \
+		"sbfix mounted" "sbfix hello ok" "sbfix seq ok" "sbfix inner ok" "sbfix copies-equal"
+	# and the host's full check of the volume afterwards is clean
+	cat "$BATS_FILE_TMPDIR/sbfix.fsck"
+	[ "$(tail -n 1 "$BATS_FILE_TMPDIR/sbfix.fsck")" = 0 ]
+}
+
+@test "kernel mount: fsck step: damage fsck -p cannot repair (exit 4) refuses, nothing mounted" {
+	expect "broken rc=32" "broken says found" "broken says refused" "broken nothing-mounted"
+	expect "brokenerr rc=32" "brokenerr says refused" "brokenerr nothing-mounted"
+}
+
+@test "kernel mount: fsck step: an image file fsck refuses leaves no loop device (helper and mount(8))" {
+	grep '^brokenimgm helper-saw' "$BATS_FILE_TMPDIR/report" || true
+	expect "brokenimg rc=32" "brokenimg says refused" "brokenimg nothing-mounted" "brokenimg no-loop"
+	expect "brokenimgm rc=32" "brokenimgm says refused" "brokenimgm nothing-mounted" \
+		"brokenimgm no-loop"
+}
+
+@test "kernel mount: fsck step: errors=fsck does not run fsck on a clean device" {
 	expect "errfsck rc=0" "errfsck clean-not-checked"
 }
 

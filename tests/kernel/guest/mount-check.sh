@@ -2,10 +2,14 @@
 # Guest side of tests/kernel/mount.bats (busybox sh).  util-linux mount(8)
 # is staged as /bin/ulmount (so the /init's own busybox mounts are not
 # disturbed), our helper as /bin/mount.f2fs with a /sbin/mount.f2fs link
-# where mount(8) looks for helpers, a stub fsck as /bin/fsck.f2fs (next to
-# the helper, where it looks first), loop.ko as /guest/loop.ko.
+# where mount(8) looks for helpers, our fsck.f2fs as /bin/fsck.f2fs (next
+# to the helper, where it looks first), loop.ko as /guest/loop.ko.
 # /dev/vda: good f2fs (label and UUID in /guest/ids), /dev/vdb: f2fs with
-# a bad superblock.  Prints "<check> <fact>" lines, then DONE.
+# a bad superblock, /dev/vdc: populated by our mkfs --root (/hello,
+# /seq = `seq 1 20000`, /d/inner) with its backup superblock damaged
+# (fsck -p repairs it), /dev/vdd: the same volume with the inode of /seq
+# damaged and the checkpoint asking for fsck (fsck -p cannot repair it).
+# Prints "<check> <fact>" lines, then DONE.
 
 read -r UUID LABEL </guest/ids
 mkdir -p /run/mount /etc
@@ -119,33 +123,74 @@ mounted || echo "loopfail nothing-mounted"
 loops | grep -q ":/tmp/img.f2fs$" || echo "loopfail loop-released"
 echo "loopfail loops [$(loops | tr '\n' ' ')]"
 
-# 7. the fsck step, with the stub fsck (/bin/fsck.f2fs logs and exits
-#    with the code in /tmp/fsck.code)
+# 7. the fsck step with our fsck.f2fs
+# a) a dirty image: a copy taken while the kernel had it mounted (its
+#    checkpoint lacks CP_UMOUNT); fsck -p checks it fully, then it mounts
 truncate -s 64M /tmp/d.f2fs
 mkfs.f2fs -q /tmp/d.f2fs >/dev/null 2>&1
 mount.f2fs /tmp/d.f2fs /mnt && echo dirtydata >/mnt/g && sync &&
-	cp /tmp/d.f2fs /tmp/dirty.f2fs && echo "stub made-dirty-copy"
-unmount stub
+	cp /tmp/d.f2fs /tmp/dirty.f2fs && cp /tmp/d.f2fs /tmp/dirty2.f2fs &&
+	echo "fsck made-dirty-copy"
+unmount dirty
 run dirtyref mount.f2fs -v -o errors=refuse /tmp/dirty.f2fs /mnt
 has dirtyref "not unmounted cleanly" dirty
 mounted || echo "dirtyref nothing-mounted"
-echo 1 >/tmp/fsck.code
-: >/tmp/fsck.log
-run stubfsck mount.f2fs -v -o fsck /tmp/dirty.f2fs /mnt
-echo "stubfsck log [$(cat /tmp/fsck.log)]"
-mounted && echo "stubfsck mounted"
-[ "$(cat /mnt/g 2>/dev/null)" = dirtydata ] && echo "stubfsck data ok"
-unmount stubfsck
-echo 4 >/tmp/fsck.code
-: >/tmp/fsck.log
-run stubfail mount.f2fs -o fsck /tmp/dirty.f2fs /mnt
-has stubfail "errors left uncorrected; not mounting" refused
-mounted || echo "stubfail nothing-mounted"
-loops | grep -q ":/tmp/dirty.f2fs$" || echo "stubfail no-loop"
-echo 0 >/tmp/fsck.code
-: >/tmp/fsck.log
-run errfsck ulmount -t f2fs -o errors=fsck /dev/vda /mnt
-[ -s /tmp/fsck.log ] || echo "errfsck clean-not-checked"
+run dirtyfsck mount.f2fs -v -o fsck /tmp/dirty.f2fs /mnt
+has dirtyfsck "running /bin/fsck.f2fs -p /tmp/dirty.f2fs (option fsck)" ran
+has dirtyfsck "/bin/fsck.f2fs exited [01]: file system clean" fsck-ok
+echo "dirtyfsck fsck-said [$(grep -E '^0x|dirty.f2fs: ' /tmp/dirtyfsck.out | tr '\n' ' ')]"
+mounted && echo "dirtyfsck mounted"
+[ "$(cat /mnt/g 2>/dev/null)" = dirtydata ] && echo "dirtyfsck data ok"
+unmount dirtyfsck
+#    errors=fsck, through mount(8) (which may hand the helper its own loop)
+run dirtyerr ulmount -v -t f2fs -o errors=fsck /tmp/dirty2.f2fs /mnt
+has dirtyerr "(errors=fsck with a checkpoint that is not clean)" ran
+has dirtyerr "/bin/fsck.f2fs exited [01]: file system clean" fsck-ok
+mounted && echo "dirtyerr mounted"
+[ "$(cat /mnt/g 2>/dev/null)" = dirtydata ] && echo "dirtyerr data ok"
+unmount dirtyerr
+sleep 1
+loops | grep -q ":/tmp/dirty2.f2fs$" || echo "dirtyerr loop-released-after-umount"
+
+# b) /dev/vdc, backup superblock damaged: -o fsck repairs it, then mounts
+run sbfix ulmount -v -t f2fs -o fsck /dev/vdc /mnt
+has sbfix "running /bin/fsck.f2fs -p /dev/vdc (option fsck)" ran
+has sbfix "SB_BACKUP_BAD" found
+has sbfix "backup superblock from the primary: yes (preen)" preened
+has sbfix "/bin/fsck.f2fs exited 1: file system clean" corrected
+grep -q "^/dev/vdc /mnt f2fs " /proc/mounts && echo "sbfix mounted"
+[ "$(cat /mnt/hello 2>/dev/null)" = hello ] && echo "sbfix hello ok"
+[ "$(md5sum </mnt/seq 2>/dev/null)" = "$(seq 1 20000 | md5sum)" ] && echo "sbfix seq ok"
+[ "$(cat /mnt/d/inner 2>/dev/null)" = inner ] && echo "sbfix inner ok"
+unmount sbfix
+[ "$(dd if=/dev/vdc bs=1024 skip=1 count=3 2>/dev/null | md5sum)" = \
+  "$(dd if=/dev/vdc bs=1024 skip=5 count=3 2>/dev/null | md5sum)" ] && echo "sbfix copies-equal"
+
+# c) /dev/vdd, damage -p cannot repair: refused with fsck's exit 4, by
+#    -o fsck and by errors=fsck (its checkpoint asks for fsck); nothing
+#    mounted; as an image file, no loop device is left behind
+run broken ulmount -v -t f2fs -o fsck /dev/vdd /mnt
+has broken "DENT_BAD_INODE" found
+has broken "failed (exit 4): errors left uncorrected; not mounting" refused
+mounted || echo "broken nothing-mounted"
+run brokenerr ulmount -t f2fs -o errors=fsck /dev/vdd /mnt
+has brokenerr "failed (exit 4): errors left uncorrected; not mounting" refused
+mounted || echo "brokenerr nothing-mounted"
+dd if=/dev/vdd of=/tmp/broken.f2fs bs=1M 2>/dev/null || echo "brokenimg copy failed"
+run brokenimg mount.f2fs -v -o fsck /tmp/broken.f2fs /mnt
+has brokenimg "failed (exit 4): errors left uncorrected; not mounting" refused
+mounted || echo "brokenimg nothing-mounted"
+loops | grep -q ":/tmp/broken.f2fs$" || echo "brokenimg no-loop"
+run brokenimgm ulmount -v -t f2fs -o fsck /tmp/broken.f2fs /mnt
+has brokenimgm "failed (exit 4): errors left uncorrected; not mounting" refused
+mounted || echo "brokenimgm nothing-mounted"
+sleep 1
+loops | grep -q ":/tmp/broken.f2fs$" || echo "brokenimgm no-loop"
+echo "brokenimgm helper-saw $(grep -E 'running' /tmp/brokenimgm.out | tr '\n' ' ')"
+
+# d) errors=fsck leaves a clean device alone
+run errfsck ulmount -v -t f2fs -o errors=fsck /dev/vda /mnt
+grep -q "running" /tmp/errfsck.out || echo "errfsck clean-not-checked"
 unmount errfsck
 
 # 8. /etc/mtab: written when it is a regular file
