@@ -192,6 +192,12 @@ static int new_segment(struct f2_wfs *w, int t, int fresh)
 					&c->sum);
 		if (err)
 			return ew_fail(w, err, "segment %u: summary write failed", c->segno);
+		/* track the segment left, so that ew_release_prefree frees it
+		 * at the checkpoint when it holds no valid block (an SSR log
+		 * left empty by mkfs or sload is abandoned at the first roll) */
+		err = ew_sit_entry(w, c->segno, &e);
+		if (err)
+			return err;
 		if ((c->segno + 1) % w->segs_per_sec && c->segno + 1 < w->fs->main_segs &&
 		    is_free(w, c->segno + 1) && !fresh)
 			next = c->segno + 1;
@@ -245,6 +251,8 @@ int ew_alloc_block(struct f2_wfs *w, int t, uint32_t nid, uint16_t ofs, uint8_t 
 	uint32_t off;
 	int err;
 
+	if ((err = ew_zone_alloc_check(w, t)))
+		return err;
 	if (w->valid_blocks >= w->user_blocks)
 		return ew_fail(w, F2_ENOSPC, "no free block: %llu of %llu user blocks valid",
 			       (unsigned long long)w->valid_blocks,
