@@ -2,14 +2,23 @@
 /*
  * pass_cp.c - phase 2: the checkpoint.
  *
- * Checks: both packs (the library picks the newest valid one; a newer
- * pack whose head is damaged is reported as a warning, since the file
- * system went back in time or a write tore; a good head without a
- * matching tail is an unfinished checkpoint and only noted), the
- * CP_ERROR flag, counters against the geometry, current segments
- * distinct, the orphan blocks, and loads nat_bits when the flag is set
- * and their header matches this checkpoint (the kernel ignores them
- * otherwise).
+ * Checks: both packs (the library picks the newest valid one, as the
+ * kernel does).  A newer pack whose head is damaged is CP_NEWER_PACK_BAD;
+ * a newer pack with a good head but no matching tail is a checkpoint
+ * whose write was interrupted (a power cut, a killed repair), the
+ * designed outcome of the two-pack scheme: the kernel silently mounts
+ * the older pack, so CP_NEWER_PACK_TORN is only a warning.  Both are
+ * warnings (the exit status does not change) and -y rewrites nothing for
+ * them: the next checkpoint written, by the kernel or by a repair, goes
+ * into that pack.  Then the CP_ERROR flag, counters against the
+ * geometry, current segments distinct (segment numbers and offsets in
+ * range are checked by the library, which refuses the pack otherwise;
+ * types and write pointers against the SIT in pass_sit.c), the orphan
+ * blocks (count from cp_pack_start_sum, each block's blk_addr, blk_count
+ * and entry_count; every ino in range, an inode in use in the NAT,
+ * listed once; orphans still linked are reported after the walk), and
+ * loads nat_bits when the flag is set and their header matches this
+ * checkpoint (the kernel ignores them otherwise).
  * After an unclean shutdown it also lists the fsync-ed inodes waiting for
  * roll-forward (the library's read-only scan), as a warning.
  * Builds: the orphan inodes in ctx->inodes (INO_ORPHAN), ctx->nat_bits.
@@ -22,22 +31,102 @@
 #include "fsck.h"
 #include "problem.h"
 
-static int add_orphan(void *arg, uint32_t ino)
+/* One ino of the orphan list: in range, an inode in use in the NAT,
+ * listed once.  Good ones go to ctx->inodes as INO_ORPHAN (the walk
+ * starts from them; pass_tree reports those still linked). */
+static int add_orphan(struct fsck_ctx *ctx, uint32_t ino, uint32_t blk, uint32_t slot)
 {
-	struct fsck_ctx *ctx = arg;
+	struct f2_nat_info ni;
 	struct ino_rec *r;
+	int created;
 
 	if (ino <= F2_META_INO || ino >= ctx->fs->max_nid) {
-		fix_problem(ctx, PR_ORPHAN_INO_BAD, "orphan list: ino %u out of range (3..%u)",
-			    ino, ctx->fs->max_nid - 1);
+		fix_problem(ctx, PR_ORPHAN_INO_BAD, "orphan block %u entry %u: ino %u out of range "
+			    "(3..%u)", blk, slot, ino, ctx->fs->max_nid - 1);
 		return 0;
 	}
-	r = inomap_get(&ctx->inodes, ino, NULL);
+	if (f2_nat_lookup(ctx->fs, ino, &ni) || ni.blkaddr == F2_NULL_ADDR) {
+		fix_problem(ctx, PR_ORPHAN_INO_BAD, "orphan block %u entry %u: ino %u is free in "
+			    "the NAT", blk, slot, ino);
+		return 0;
+	}
+	if (ni.ino != ino) {
+		fix_problem(ctx, PR_ORPHAN_INO_BAD, "orphan block %u entry %u: nid %u is a node of "
+			    "ino %u, not an inode", blk, slot, ino, ni.ino);
+		return 0;
+	}
+	r = inomap_get(&ctx->inodes, ino, &created);
 	if (!r)
 		return -12;
+	if (!created && (r->flags & INO_ORPHAN)) {
+		fix_problem(ctx, PR_ORPHAN_INO_BAD, "orphan block %u entry %u: ino %u listed twice",
+			    blk, slot, ino);
+		return 0;
+	}
 	r->flags |= INO_ORPHAN;
 	ctx->orphans++;
 	return 0;
+}
+
+/*
+ * The orphan blocks of the pack in use: their number as cp_pack_start_sum
+ * implies (it must leave room for the head, the payload and the tail),
+ * each block's place (blk_addr 1..n) and count (blk_count n), its
+ * entry_count, then every ino (add_orphan).  The kernel reads them all at
+ * mount whenever CP_ORPHAN_PRESENT is set.
+ */
+static int check_orphans(struct fsck_ctx *ctx)
+{
+	struct f2_fs *fs = ctx->fs;
+	const struct f2_checkpoint *cp = fs->cp;
+	uint32_t payload = f2_le32(fs->sb.cp_payload), start = f2_le32(cp->cp_pack_start_sum);
+	uint32_t total = f2_le32(cp->cp_pack_total_block_count), n;
+	uint64_t at = fs->packs[fs->cp_pack].start + 1 + payload;
+	struct f2_orphan_block *ob;
+	int err = 0;
+
+	if (!(fs->cp_flags & F2_CP_ORPHAN_PRESENT))
+		return 0;
+	if (start < 1 + payload || start >= total) {
+		fix_problem(ctx, PR_CP_ORPHAN_BLOCK, "checkpoint pack %d: cp_pack_start_sum %u leaves "
+			    "no room for orphan blocks (payload %u, %u blocks in the pack)",
+			    fs->cp_pack + 1, start, payload, total);
+		return 0;
+	}
+	n = start - 1 - payload;
+	if (!n) {
+		fix_problem(ctx, PR_CP_ORPHAN_BLOCK, "checkpoint pack %d: CP_ORPHAN_PRESENT set but "
+			    "no orphan block", fs->cp_pack + 1);
+		return 0;
+	}
+	ob = malloc(sizeof(*ob));
+	if (!ob)
+		return -12;
+	for (uint32_t b = 0; b < n && !err; b++) {
+		uint32_t cnt;
+
+		if (f2_fs_read_block(fs, at + b, ob)) {
+			fix_problem(ctx, PR_CP_ORPHAN_BLOCK, "checkpoint pack %d: orphan block %u: %s",
+				    fs->cp_pack + 1, b, fs->why);
+			break;
+		}
+		cnt = f2_le32(ob->entry_count);
+		if (f2_le16(ob->blk_addr) != b + 1 || f2_le16(ob->blk_count) != n)
+			fix_problem(ctx, PR_CP_ORPHAN_BLOCK,
+				    "checkpoint pack %d: orphan block %u says it is block %u of %u, "
+				    "the checkpoint has %u", fs->cp_pack + 1, b, f2_le16(ob->blk_addr),
+				    f2_le16(ob->blk_count), n);
+		if (cnt > F2_ORPHANS_PER_BLOCK) {
+			fix_problem(ctx, PR_CP_ORPHAN_BLOCK,
+				    "checkpoint pack %d: orphan block %u: entry_count %u > %d",
+				    fs->cp_pack + 1, b, cnt, F2_ORPHANS_PER_BLOCK);
+			continue;
+		}
+		for (uint32_t i = 0; i < cnt && !err; i++)
+			err = add_orphan(ctx, f2_le32(ob->ino[i]), b, i);
+	}
+	free(ob);
+	return err;
 }
 
 static void load_nat_bits(struct fsck_ctx *ctx)
@@ -119,7 +208,12 @@ int pass_cp(struct fsck_ctx *ctx)
 
 		/* the damaged pack would have been chosen: newer, or as new
 		 * and first (pack 1 wins a tie, as in the kernel) */
-		if (torn)
+		if (torn && (d > 0 || (d == 0 && other == 0)))
+			fix_problem(ctx, PR_CP_NEWER_PACK_TORN,
+				    "checkpoint pack %d (version %llu, pack %d has %llu): %s",
+				    other + 1, (unsigned long long)fs->packs[other].version,
+				    fs->cp_pack + 1, (unsigned long long)fs->cp_ver, why);
+		else if (torn)
 			vmsg(ctx, "checkpoint pack %d was not finished (%s); pack %d is in use",
 			     other + 1, why, fs->cp_pack + 1);
 		else if (d > 0 || (d == 0 && other == 0))
@@ -153,11 +247,9 @@ int pass_cp(struct fsck_ctx *ctx)
 				fix_problem(ctx, PR_CP_CURSEG,
 					    "checkpoint: logs %d and %d share segment %u", i, j,
 					    fs->curseg[i].segno);
-	err = f2_cp_orphans(fs, add_orphan, ctx);
-	if (err == -12)
-		return err;
+	err = check_orphans(ctx);
 	if (err)
-		fix_problem(ctx, PR_CP_ORPHAN_BLOCK, "checkpoint pack %d: %s", fs->cp_pack + 1, fs->why);
+		return err;
 	vmsg(ctx, "checkpoint: %u orphan inode(s) in %u block(s)", ctx->orphans, fs->orphan_blocks);
 	load_nat_bits(ctx);
 	roll_forward_scan(ctx);

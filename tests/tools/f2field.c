@@ -17,7 +17,8 @@
  *                      checkpoint_ver user_block_count valid_block_count
  *                      free_segment_count ckpt_flags valid_node_count
  *                      valid_inode_count next_free_nid
- *                      cp_pack_total_block_count crc
+ *                      cp_pack_total_block_count crc cur_node_segno0..2
+ *                      cur_data_segno0..2
  *   nat.NID.F          ino blkaddr version (NAT block, not the journal)
  *   sit.SEG.F          vblocks (raw: count | type << 10) map0 (first byte)
  *   ssa.SEG.I.F        nid ofs (SSA area block of SEG, entry I)
@@ -27,7 +28,17 @@
  *                      footer_ino footer_flag
  *   node.NID.F         footer_nid footer_ino footer_flag word0
  *   dent.DIR.NAME.F    ino hash name_len file_type bit (the bitmap byte
- *                      of the entry's slot) in DIR's first block or inline
+ *                      of the entry's slot) name (its first byte) in DIR's
+ *                      first block or inline, else in any block of DIR
+ *   orph.I.F           orphan block I of the newest pack: ino0 (first
+ *                      entry) entry_count blk_addr blk_count
+ *   quota.Q.ID.F       quota file Q (0 user, 1 group, 2 project), the
+ *                      record of ID: id inodes space leaf (the tree's
+ *                      last-level ref to its data block)
+ *   (inode fields also: uid gid projid)
+ *   f2field IMG orphan INO...      add inodes to the orphan list (engine,
+ *                                  one checkpoint)
+ *   f2field hash NAME              the dentry hash of NAME
  * The read path must accept the image to locate nat/sit/ssa/inode/node/
  * dent fields: locate (get) before you damage, then set by offset with
  *   f2field IMG setoff OFFSET SIZE VALUE
@@ -38,7 +49,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "f2/crc.h"
+#include "f2/engine.h"
 #include "f2/errors.h"
+#include "f2/file.h"
+#include "f2/hash.h"
 #include "f2/fs.h"
 #include "f2/io.h"
 #include "f2/sb.h"
@@ -60,6 +74,12 @@ static const struct fdesc cp_fields[] = {
 	CPF(checkpoint_ver), CPF(user_block_count), CPF(valid_block_count),
 	CPF(free_segment_count), CPF(ckpt_flags), CPF(valid_node_count),
 	CPF(valid_inode_count), CPF(next_free_nid), CPF(cp_pack_total_block_count),
+	{ "cur_node_segno0", offsetof(struct f2_checkpoint, cur_node_segno), 4 },
+	{ "cur_node_segno1", offsetof(struct f2_checkpoint, cur_node_segno) + 4, 4 },
+	{ "cur_node_segno2", offsetof(struct f2_checkpoint, cur_node_segno) + 8, 4 },
+	{ "cur_data_segno0", offsetof(struct f2_checkpoint, cur_data_segno), 4 },
+	{ "cur_data_segno1", offsetof(struct f2_checkpoint, cur_data_segno) + 4, 4 },
+	{ "cur_data_segno2", offsetof(struct f2_checkpoint, cur_data_segno) + 8, 4 },
 	{ NULL, 0, 0 },
 };
 #define INF(s, n) { s, offsetof(struct f2_inode, n), sizeof(((struct f2_inode *)0)->n) }
@@ -69,6 +89,7 @@ static const struct fdesc inode_fields[] = {
 	INF("depth", i_current_depth), INF("xattr_nid", i_xattr_nid), INF("flags", i_flags),
 	INF("namelen", i_namelen), INF("dir_level", i_dir_level),
 	INF("extra_isize", i_extra_isize), INF("csum", i_inode_checksum),
+	INF("uid", i_uid), INF("gid", i_gid), INF("projid", i_projid),
 	{ NULL, 0, 0 },
 };
 static const struct fdesc footer_fields[] = {
@@ -122,6 +143,101 @@ static struct f2_fs *open_fs(const char *img, int sb_only)
 	return fs;
 }
 
+struct dent_find {
+	const char *name;
+	size_t len;
+	uint64_t block;
+	uint32_t slot;
+	int found;
+};
+
+static int dent_match(void *arg, const struct f2_dirent *d)
+{
+	struct dent_find *df = arg;
+
+	if (d->name_len != df->len || memcmp(d->name, df->name, df->len))
+		return 0;
+	df->block = d->block;
+	df->slot = d->slot;
+	df->found = 1;
+	return 1;
+}
+
+/* name in any dentry block of dir (multi-level directories). */
+static int locate_dent_any(struct f2_fs *fs, const struct f2_inode_ref *ir, const char *name,
+			   const char *f, uint64_t *off, size_t *size)
+{
+	struct dent_find df = { name, strlen(name), 0, 0, 0 };
+	struct f2_file *file;
+	uint32_t addr;
+	uint64_t base;
+
+	f2_dir_iter(fs, ir, dent_match, &df);
+	if (!df.found || df.block == UINT64_MAX || f2_file_open_ref(fs, ir, &file))
+		return 0;
+	if (f2_file_map(file, df.block, &addr, NULL) || !f2_fs_in_main(fs, addr)) {
+		f2_file_close(file);
+		return 0;
+	}
+	f2_file_close(file);
+	base = (uint64_t)addr * F2_BLKSIZE;
+	*size = 1;
+	if (!strcmp(f, "bit")) {
+		*off = base + df.slot / 8;
+		return 1;
+	}
+	if (!strcmp(f, "name")) {
+		*off = base + offsetof(struct f2_dentry_block, filename) + (uint64_t)df.slot * F2_SLOT_LEN;
+		return 1;
+	}
+	*off = base + offsetof(struct f2_dentry_block, dentry) +
+	       (uint64_t)df.slot * sizeof(struct f2_dir_entry);
+	if (!strcmp(f, "ino")) { *off += offsetof(struct f2_dir_entry, ino); *size = 4; }
+	else if (!strcmp(f, "hash")) { *size = 4; }
+	else if (!strcmp(f, "name_len")) { *off += offsetof(struct f2_dir_entry, name_len); *size = 2; }
+	else if (!strcmp(f, "file_type")) { *off += offsetof(struct f2_dir_entry, file_type); }
+	else die("unknown dentry field ", f);
+	return 1;
+}
+
+/* The record of id in quota file type q: file offset of the record. */
+static void locate_quota(struct f2_fs *fs, uint32_t q, uint32_t id, const char *f, uint64_t *off,
+			 size_t *size)
+{
+	struct f2_file *file;
+	uint8_t b[1024];
+	uint32_t blk = 1, addr;
+	uint64_t at = 0, leaf = 0;
+
+	if (q > 2 || !fs->sb.qf_ino[q] || f2_file_open(fs, f2_le32(fs->sb.qf_ino[q]), &file))
+		die("no quota file", "");
+	for (int dep = 0; dep < 4; dep++) {
+		if (f2_file_pread(file, (uint64_t)blk * 1024, b, 1024) != 1024)
+			die("quota file: short read", "");
+		leaf = (uint64_t)blk * 1024 + 4 * ((id >> (24 - 8 * dep)) & 0xFF);
+		blk = f2_le32(((const le32 *)b)[(id >> (24 - 8 * dep)) & 0xFF]);
+		if (!blk)
+			die("quota file: no record for the id", "");
+	}
+	if (f2_file_pread(file, (uint64_t)blk * 1024, b, 1024) != 1024)
+		die("quota file: short read", "");
+	for (uint32_t k = 0; k < 14 && !at; k++)
+		if (f2_le32(*(const le32 *)(b + 16 + 72 * k)) == id)
+			at = (uint64_t)blk * 1024 + 16 + 72 * k;
+	if (!at)
+		die("quota file: data block lacks the id", "");
+	if (!strcmp(f, "leaf"))
+		at = leaf;
+	if (f2_file_map(file, at / F2_BLKSIZE, &addr, NULL) || !f2_fs_in_main(fs, addr))
+		die("quota file: block not mapped", "");
+	f2_file_close(file);
+	*off = (uint64_t)addr * F2_BLKSIZE + at % F2_BLKSIZE;
+	if (!strcmp(f, "id") || !strcmp(f, "leaf")) *size = 4;
+	else if (!strcmp(f, "inodes")) { *off += 24; *size = 8; }
+	else if (!strcmp(f, "space")) { *off += 48; *size = 8; }
+	else die("unknown quota field ", f);
+}
+
 /* Inline-or-first-block dentry slot of name in directory dir. */
 static void locate_dent(struct f2_fs *fs, uint32_t dir, const char *name, const char *f,
 			uint64_t *off, size_t *size)
@@ -169,6 +285,11 @@ static void locate_dent(struct f2_fs *fs, uint32_t dir, const char *name, const 
 			*size = 1;
 			return;
 		}
+		if (!strcmp(f, "name")) {
+			*off = base + (uint64_t)(names + (size_t)i * F2_SLOT_LEN - blk);
+			*size = 1;
+			return;
+		}
 		*off = base + (uint64_t)((const uint8_t *)d - blk);
 		if (!strcmp(f, "ino")) { *off += offsetof(struct f2_dir_entry, ino); *size = 4; }
 		else if (!strcmp(f, "hash")) { *off += 0; *size = 4; }
@@ -177,6 +298,8 @@ static void locate_dent(struct f2_fs *fs, uint32_t dir, const char *name, const 
 		else die("unknown dentry field ", f);
 		return;
 	}
+	if (!(ir.node.i.i_inline & F2_INLINE_DENTRY) && locate_dent_any(fs, &ir, name, f, off, size))
+		return;
 	die("no entry ", name);
 }
 
@@ -286,6 +409,18 @@ static void locate(const char *img, const char *spec, uint64_t *off, size_t *siz
 		} else {
 			die("unknown node field ", p[2]);
 		}
+	} else if (!strcmp(p[0], "quota") && n == 4) {
+		locate_quota(fs, num(p[1]), num(p[2]), p[3], off, size);
+	} else if (!strcmp(p[0], "orph") && n == 3) {
+		uint64_t at = f2_le32(fs->sb.cp_blkaddr) + (uint64_t)newest_pack(fs) * F2_BLKS_PER_SEG +
+			      1 + f2_le32(fs->sb.cp_payload) + num(p[1]);
+
+		*off = at * F2_BLKSIZE;
+		if (!strcmp(p[2], "ino0")) *size = 4;
+		else if (!strcmp(p[2], "blk_addr")) { *off += offsetof(struct f2_orphan_block, blk_addr); *size = 2; }
+		else if (!strcmp(p[2], "blk_count")) { *off += offsetof(struct f2_orphan_block, blk_count); *size = 2; }
+		else if (!strcmp(p[2], "entry_count")) { *off += offsetof(struct f2_orphan_block, entry_count); *size = 4; }
+		else die("unknown orphan block field ", p[2]);
 	} else if (!strcmp(p[0], "dent") && n == 4) {
 		locate_dent(fs, num(p[1]), p[2], p[3], off, size);
 	} else {
@@ -354,6 +489,27 @@ static void fixcrc(const char *img, const char *what)
 	f2_io_close(io);
 }
 
+/* Put inodes on the orphan list through the engine (one checkpoint). */
+static void orphan_add(const char *img, int n, char **inos)
+{
+	struct f2_io *io;
+	struct f2_fs *fs;
+	struct f2_wfs *w;
+
+	if (f2_io_open(img, F2_IO_RDWR, &io))
+		die("cannot open ", img);
+	if (f2_fs_open_io(io, NULL, &fs) || f2_wfs_open(fs, NULL, &w))
+		die("engine: cannot open ", img);
+	for (int i = 0; i < n; i++)
+		if (f2_wfs_orphan_add(w, num(inos[i])))
+			die("orphan_add: ", f2_wfs_why(w));
+	if (f2_wfs_checkpoint(w))
+		die("checkpoint: ", f2_wfs_why(w));
+	f2_wfs_close(w);
+	f2_fs_close(fs);
+	f2_io_close(io);
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t off;
@@ -381,6 +537,14 @@ int main(int argc, char **argv)
 		if (size < 1 || size > 8)
 			die("size must be 1..8: ", argv[4]);
 		put(argv[1], strtoull(argv[3], NULL, 0), size, strtoull(argv[5], NULL, 0));
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "hash")) {
+		printf("%u\n", f2_dentry_hash((const uint8_t *)argv[2], strlen(argv[2])));
+		return 0;
+	}
+	if (argc >= 4 && !strcmp(argv[2], "orphan")) {
+		orphan_add(argv[1], argc - 3, argv + 3);
 		return 0;
 	}
 	if (argc >= 4 && !strcmp(argv[2], "fixcrc")) {

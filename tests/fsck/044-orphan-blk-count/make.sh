@@ -1,0 +1,6 @@
+#!/bin/bash
+. "$(dirname "$0")/../lib.sh"
+base "$1"
+field "$1" orphan $(ino_of "$1" /small)
+field "$1" set orph.0.blk_addr 3
+field "$1" set orph.0.blk_count 3
