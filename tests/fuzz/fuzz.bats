@@ -3,24 +3,57 @@
 # tests/fuzz/fuzz.bats - the fuzz targets in CI (fs_open, tree, mount_sb,
 # dump, fsck; see each tests/fuzz/fuzz_*.c): each seed corpus and every
 # regression input (tests/fuzz/regress/<target>/*, one per crash found and
-# fixed) replays cleanly, fztool round-trips, and each target fuzzes for
-# FUZZ_SECONDS (default 20 s; see below) from its seed corpus without a
-# finding.  A finding fails the test and names the crashing input, which
-# is kept in tests/.cache/fuzz-findings/ to become a regression input.
+# fixed, see tests/fuzz/regress/README) replays cleanly, fztool
+# round-trips, and each target fuzzes for FUZZ_SECONDS from its seed
+# corpus without a finding.  A finding fails the test and names the
+# crashing input, which is kept in tests/.cache/fuzz-findings/<target>/
+# to become a regression input.
 #
-# Why 20 s and not the issue's 60 s: CPU time in CI is shared by every
-# suite (and the host suites run twice, plain and sanitized); the long
-# campaigns are bench/fuzz's job (10 minutes a target, results in the
-# issue note).  FUZZ_SECONDS=60 bats tests/fuzz/fuzz.bats gives the 60 s.
+# FUZZ_SECONDS is 60 s a target, as issue 8 asks of CI.  Neither .ci/run
+# nor tests/run.sh sets CI=true, so 60 s is the default for every run, not
+# only where CI is set; FUZZ_SECONDS=20 bats tests/fuzz/fuzz.bats gives a
+# quick local run.  The campaigns run in setup_file, FUZZ_JOBS (default 2,
+# one a core) at a time under nice, so the five targets cost about
+# 3 x 60 s of wall time; each "fuzz TARGET" test then reports its
+# campaign.  The long campaigns are bench/fuzz's job (10 minutes a target,
+# exec/s in the issue note).
 
 load ../lib/common
 
 FUZZ_OUT=${FUZZ_OUT:-$F2_TOP/tests/.cache/fuzz}
-FUZZ_SECONDS=${FUZZ_SECONDS:-20}
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+FUZZ_JOBS=${FUZZ_JOBS:-2}
 FUZZ_TARGETS="fs_open tree mount_sb dump fsck"
 
+# fuzz_campaign TARGET DIR: FUZZ_SECONDS from a scratch copy of the seed
+# corpus; DIR/TARGET.log gets libFuzzer's output, DIR/TARGET.rc its exit
+# status (written last).  Run by xargs (exported).
+fuzz_campaign() {
+	local t=$1 dir=$2 work=$2/$1.corpus cwd=$2/$1.cwd finds
+	finds=$F2_TOP/tests/.cache/fuzz-findings/$t
+	mkdir -p "$finds" "$cwd"
+	if [ ! -x "$FUZZ_OUT/fuzz_$t" ]; then
+		echo "fuzz_$t was not built" >"$dir/$t.log"
+		echo 127 >"$dir/$t.rc"
+		return 0
+	fi
+	cp -r "$F2_TOP/tests/fuzz/corpus/$t" "$work"
+	# run in an empty directory: a mutated multi-device superblock makes
+	# the mount_sb target open the device paths it names (read-only)
+	(cd "$cwd" && exec nice -n 10 "$FUZZ_OUT/fuzz_$t" -max_total_time="$FUZZ_SECONDS" \
+		-timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix="$finds/" "$work") >"$dir/$t.log" 2>&1
+	echo $? >"$dir/$t.rc"
+}
+
 setup_file() {
-	"$F2_TOP/tests/fuzz/build.sh" "$FUZZ_OUT"
+	local dir=$BATS_FILE_TMPDIR/campaigns
+	"$F2_TOP/tests/fuzz/build.sh" "$FUZZ_OUT" || return 1
+	mkdir -p "$dir"
+	export -f fuzz_campaign
+	export FUZZ_OUT FUZZ_SECONDS
+	printf '%s\n' $FUZZ_TARGETS |
+		xargs -P "$FUZZ_JOBS" -I{} bash -c 'fuzz_campaign "$1" "$2"' _ {} "$dir"
 }
 
 # replay TARGET FILE...: run the target once on each file
@@ -35,28 +68,26 @@ replay() {
 	fi
 }
 
-# fuzz TARGET: FUZZ_SECONDS from a scratch copy of the seed corpus
+# fuzz TARGET: the result of TARGET's campaign (setup_file)
 fuzz() {
-	local t=$1 dir work finds
-	require_prog "$FUZZ_OUT/fuzz_$t" || return 1
-	work=$(f2_tmp)/corpus
+	local t=$1 dir=$BATS_FILE_TMPDIR/campaigns rc finds
 	finds=$F2_TOP/tests/.cache/fuzz-findings/$t
-	mkdir -p "$finds"
-	cp -r "$F2_TOP/tests/fuzz/corpus/$t" "$work"
-	# run in an empty directory: a mutated multi-device superblock makes
-	# the mount_sb target open the device paths it names (read-only)
-	dir=$(f2_tmp)/cwd
-	mkdir -p "$dir"
-	cd "$dir"
-	run nice -n 10 "$FUZZ_OUT/fuzz_$t" -max_total_time="$FUZZ_SECONDS" -timeout=20 \
-		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$finds/" "$work"
-	echo "$output" | grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' | sed "s/^/# $t: /" >&3 || true
-	if [ "$status" -ne 0 ]; then
-		echo "fuzz_$t found a problem (exit $status); input kept in $finds:"
-		echo "$output" | grep -v '^#' | tail -n 60
+	[ -f "$dir/$t.rc" ] || { echo "the campaign of fuzz_$t did not finish"; return 1; }
+	rc=$(cat "$dir/$t.rc")
+	grep -E '^stat::(number_of_executed_units|average_exec_per_sec)' "$dir/$t.log" |
+		sed "s/^/# $t: /" >&3 || true
+	if [ "$rc" -ne 0 ]; then
+		echo "fuzz_$t found a problem (exit $rc); input kept in $finds:"
+		grep -v '^#' "$dir/$t.log" | tail -n 60
 		ls -l "$finds"
 		return 1
 	fi
+	# it did fuzz: libFuzzer's final "Done N runs in S second(s)"
+	grep -qE '^Done [0-9]+ runs in [0-9]+ second' "$dir/$t.log" || {
+		echo "fuzz_$t exited 0 without finishing a campaign:"
+		tail -n 20 "$dir/$t.log"
+		return 1
+	}
 }
 
 @test "fztool: diff(apply(seed)) gives back the seed" {
@@ -86,6 +117,7 @@ fuzz() {
 	local d
 	[ -d "$F2_TOP/tests/fuzz/regress" ] || return 0
 	for d in "$F2_TOP"/tests/fuzz/regress/*/; do
+		[ -d "$d" ] || continue # no target directory yet
 		[ -f "$F2_TOP/tests/fuzz/fuzz_$(basename "$d").c" ] || {
 			echo "regression inputs for an unknown target: $d"
 			return 1
