@@ -12,6 +12,7 @@
  *                      segment_count_nat segment_count_sit cp_blkaddr
  *                      segment_count segment_count_main main_blkaddr
  *                      nat_blkaddr root_ino feature cp_payload crc
+ *                      qf_ino0..2
  *   cp.F, cpo.F        head block of the newest checkpoint pack (by version,
  *                      valid or not; pack 1 on a tie) / the other:
  *                      checkpoint_ver user_block_count valid_block_count
@@ -39,6 +40,8 @@
  *   f2field IMG orphan INO...      add inodes to the orphan list (engine,
  *                                  one checkpoint)
  *   f2field hash NAME              the dentry hash of NAME
+ *   f2field IMG dentblk DIR NAME   the directory block (file block index)
+ *                                  holding NAME, "inline" when inline
  * The read path must accept the image to locate nat/sit/ssa/inode/node/
  * dent fields: locate (get) before you damage, then set by offset with
  *   f2field IMG setoff OFFSET SIZE VALUE
@@ -67,7 +70,11 @@ static const struct fdesc sb_fields[] = {
 	SBF(magic), SBF(block_count), SBF(log_blocksize), SBF(segment_count),
 	SBF(segment_count_main), SBF(segment_count_nat), SBF(segment_count_sit),
 	SBF(main_blkaddr), SBF(nat_blkaddr), SBF(cp_blkaddr), SBF(root_ino),
-	SBF(feature), SBF(cp_payload), SBF(crc), { NULL, 0, 0 },
+	SBF(feature), SBF(cp_payload), SBF(crc),
+	{ "qf_ino0", offsetof(struct f2_super, qf_ino), 4 },
+	{ "qf_ino1", offsetof(struct f2_super, qf_ino) + 4, 4 },
+	{ "qf_ino2", offsetof(struct f2_super, qf_ino) + 8, 4 },
+	{ NULL, 0, 0 },
 };
 #define CPF(n) { #n, offsetof(struct f2_checkpoint, n), sizeof(((struct f2_checkpoint *)0)->n) }
 static const struct fdesc cp_fields[] = {
@@ -541,6 +548,23 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "hash")) {
 		printf("%u\n", f2_dentry_hash((const uint8_t *)argv[2], strlen(argv[2])));
+		return 0;
+	}
+	if (argc == 5 && !strcmp(argv[2], "dentblk")) {
+		struct f2_fs *fs = open_fs(argv[1], 0);
+		struct f2_inode_ref ir;
+		struct dent_find df = { argv[4], strlen(argv[4]), 0, 0, 0 };
+
+		if (f2_inode_read(fs, num(argv[3]), &ir))
+			die("", fs->why);
+		f2_dir_iter(fs, &ir, dent_match, &df);
+		if (!df.found)
+			die("no entry ", argv[4]);
+		if (df.block == UINT64_MAX)
+			printf("inline\n");
+		else
+			printf("%llu\n", (unsigned long long)df.block);
+		f2_fs_close(fs);
 		return 0;
 	}
 	if (argc >= 4 && !strcmp(argv[2], "orphan")) {

@@ -1,0 +1,4 @@
+#!/bin/bash
+. "$(dirname "$0")/../lib.sh"
+base "$1" -O extra_attr,quota,project_quota
+field "$1" set quota.2.0.leaf 0

@@ -1,0 +1,5 @@
+#!/bin/bash
+. "$(dirname "$0")/../lib.sh"
+base "$1"
+# the cold data log (empty, type 2 in the SIT) gets type 1 (warm data)
+field "$1" set sit.$(val "$1" cp.cur_data_segno2).vblocks $(( 1 << 10 ))
