@@ -180,7 +180,8 @@ static int fsck_step(const struct mh_cmd *c, const char *dev, const char *why_ru
 	switch (mh_fsck_run(prog, dev, &code)) {
 	case MH_FSCK_OK:
 		if (c->verbose)
-			printf("mount.f2fs: %s exited %d: file system clean\n", prog, code);
+			printf("mount.f2fs: %s exited %d: %s\n", prog, code,
+			       code ? "errors corrected" : "file system clean");
 		return 0;
 	case MH_FSCK_REBOOT:
 		fprintf(stderr, "mount.f2fs: %s corrected errors and advises a reboot "

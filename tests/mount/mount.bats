@@ -353,7 +353,7 @@ dirty_image() {
 	[ "$status" -eq 0 ]
 	[[ $output == *"running $FSCK -p $T/fs (option fsck)"* ]]
 	[[ $output == *"SB_BACKUP_BAD"*"(preen)"* ]]
-	[[ $output == *"$FSCK exited 1: file system clean"* ]]
+	[[ $output == *"$FSCK exited 1: errors corrected"* ]]
 	[[ $output == *"fake-mounted $T/fs on $T/mnt"* ]]
 	# repaired for good: a full check finds nothing
 	run "$FSCK" -n -f "$T/fs"
@@ -396,7 +396,7 @@ dirty_image() {
 	[ "$status" -eq 0 ]
 	[[ $output == *"checkpoint not clean"*"fsck requested"* ]]
 	[[ $output == *"running $FSCK -p $T/fs (errors=fsck with a checkpoint that is not clean)"* ]]
-	[[ $output == *"$FSCK exited 0"* ]]
+	[[ $output == *"$FSCK exited 0: file system clean"* ]]
 }
 
 @test "fsck step (stub): exit 8, 16 and a signal refuse, each explained" {
