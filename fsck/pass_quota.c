@@ -23,9 +23,11 @@
  * (QUOTA_USAGE), and records of ids owning nothing have no usage.
  *
  * Repair (-y, -p, or yes on a terminal), when the quota findings are the
- * only errors left: each quota file that disagrees is rewritten through
- * the write engine from the usage found, limits and grace times kept,
- * then one checkpoint (which also clears CP_QUOTA_NEED_FSCK).
+ * only errors left and no earlier repair changed the tree (superblock
+ * and counter repairs aside; otherwise a second run does it): each quota
+ * file that disagrees is rewritten through the write engine from the
+ * usage found, limits and grace times kept, then one checkpoint (which
+ * also clears CP_QUOTA_NEED_FSCK).
  * Builds: nothing.
  */
 #include <errno.h>
@@ -610,6 +612,20 @@ static int compare(struct fsck_ctx *ctx, struct qfile *qf, struct qtab *t, int *
 	return 0;
 }
 
+/* Did an earlier phase repair something that may change which inodes
+ * exist or what they own (anything but the superblock copies and the
+ * checkpoint counters)?  Then the usage summed from the walk is stale. */
+static int other_repairs(const struct fsck_ctx *ctx)
+{
+	for (unsigned i = 0; i < ctx->nfindings; i++) {
+		uint32_t phase = ctx->findings[i].code >> 16;
+
+		if (ctx->findings[i].fixed && phase != 0x01 && phase != 0x0A)
+			return 1;
+	}
+	return 0;
+}
+
 int pass_quota(struct fsck_ctx *ctx)
 {
 	struct f2_fs *fs = ctx->fs;
@@ -635,6 +651,8 @@ int pass_quota(struct fsck_ctx *ctx)
 	}
 	if (left_before)
 		ctx->no_repair = "other errors are left";
+	else if (other_repairs(ctx))
+		ctx->no_repair = "other repairs may change what the inodes own: run fsck.f2fs again";
 	else if (ctx->cp_fallback)
 		ctx->no_repair = "the newest checkpoint is damaged: decide which pack to keep first";
 	err = sum_usage(ctx, tabs, on);
