@@ -12,7 +12,8 @@
 # Every run works on a fresh sparse copy in BENCH_DIR (default: a
 # temporary directory).  Targets: every partly valid section ("all"), and
 # the free sections now + 20 and + 40.  Copy speed: 256 MiB copied with dd
-# from the image to a new file with fdatasync, in 4 KiB blocks per second;
+# from the image to a new file with fdatasync, in 4 KiB blocks per second,
+# the better of a copy before and one after the gc runs;
 # gc.f2fs's rate is blocks moved / wall time of the run, checkpoints and
 # opening included.  Both read through the page cache as a run on an image
 # file would: treat the ratio as indicative.
@@ -36,18 +37,23 @@ fi
 
 now() { date +%s.%N; }
 
-# sequential copy speed, blocks/s
-t0=$(now)
-dd if="$img" of="$dir/copy.bin" bs=1M count=256 conv=fdatasync status=none || exit 1
-t1=$(now)
-copy_bps=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", 256 * 256 / (b - a) }')
-rm -f "$dir/copy.bin"
+# sequential copy speed, blocks/s (the best of two: before and after the
+# gc runs, so a busy moment does not flatter gc.f2fs)
+copy_speed() {
+	local t0 t1
+	t0=$(now)
+	dd if="$img" of="$dir/copy.bin" bs=1M count=256 conv=fdatasync status=none || return 1
+	t1=$(now)
+	rm -f "$dir/copy.bin"
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", 256 * 256 / (b - a) }'
+}
+copy_bps=$(copy_speed) || exit 1
 
 free0=$("$gc" -n --json --no-owner-check "$img" | jq -r .before.free_sections)
 echo "image: $img"
-echo "sequential copy: $copy_bps blocks/s (4 KiB)"
-printf '%-13s %-7s %8s %8s %10s %10s %8s %11s %9s\n' policy target victims moved written reclaimed wa blocks_per_s vs_copy
 fail=0
+rows=$dir/rows
+: >"$rows"
 for target in all $((free0 + 20)) $((free0 + 40)); do
 	for policy in greedy cost-benefit; do
 		cp --sparse=always "$img" "$dir/run.img" || exit 1
@@ -64,11 +70,25 @@ for target in all $((free0 + 20)) $((free0 + 40)); do
 		fi
 		read -r n moved written reclaimed wa < <(jq -r '[.result.sections_cleaned, .result.blocks_moved,
 			.result.blocks_written, .result.blocks_reclaimed, (.result.write_amplification // "-")] | @tsv' "$dir/run.json")
-		awk -v p="$policy" -v t="$target" -v n="$n" -v m="$moved" -v w="$written" -v r="$reclaimed" \
-			-v wa="$wa" -v a="$t0" -v b="$t1" -v c="$copy_bps" 'BEGIN {
-				rate = m / (b - a)
-				printf "%-13s %-7s %8d %8d %10d %10d %8s %11.0f %9.3f\n", p, t, n, m, w, r,
-					(wa == "-" ? "-" : sprintf("%.3f", wa)), rate, rate / c }'
+		echo "$policy $target $n $moved $written $reclaimed $wa $t0 $t1" >>"$rows"
 	done
 done
+c2=$(copy_speed) || exit 1
+[ "$c2" -gt "$copy_bps" ] && copy_bps=$c2
+echo "sequential copy: $copy_bps blocks/s (4 KiB), best of before and after the runs"
+printf '%-13s %-7s %8s %8s %10s %10s %8s %11s %9s\n' policy target victims moved written reclaimed wa blocks_per_s vs_copy
+awk -v c="$copy_bps" '{
+	rate = $4 / ($9 - $8)
+	printf "%-13s %-7s %8d %8d %10d %10d %8s %11.0f %9.3f\n", $1, $2, $3, $4, $5, $6,
+		($7 == "-" ? "-" : sprintf("%.3f", $7)), rate, rate / c
+	# the target (moved blocks per second >= half the copy speed) is judged
+	# on the runs that move every partly valid section: the small ones are
+	# dominated by opening the volume
+	if ($2 == "all") { n++; if (rate >= c / 2) ok++ }
+	if ($1 == "greedy") g[$2] = $7; else cb[$2] = $7
+} END {
+	for (t in g) if (t in cb) printf "write amplification, target %s: greedy %.3f, cost-benefit %.3f\n", t, g[t], cb[t]
+	printf "speed target (>= 0.5 of the copy speed on the full runs): %s (%d of %d)\n",
+		(n && ok == n) ? "met" : "not met", ok, n
+}' "$rows"
 exit $fail

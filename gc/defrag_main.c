@@ -306,19 +306,13 @@ static int file_mode(const struct defrag_cmd *c)
 	struct f2_gc_move_stats ms;
 	uint64_t blocks, extents;
 	uint32_t ino = 0;
+	char why[F2_WHY_LEN + 64] = "";
 	int r, rc;
 
 	rc = c->dry_run ? gc_open_ro("defrag.f2fs", c->device, &fs) :
 			  gc_open_rw("defrag.f2fs", c->device, &io, &fs);
 	if (rc)
 		return rc;
-	if (!c->dry_run && (fs->features & F2_FEAT_BLKZONED)) {
-		fprintf(stderr, "defrag.f2fs: %s: not implemented yet for zoned volumes "
-			"(use -n)\n", c->device);
-		f2_fs_close(fs);
-		f2_io_close(io);
-		return GC_EXIT_ERROR;
-	}
 	if (!c->dry_run && (rc = gc_check_clean("defrag.f2fs", c->device, fs))) {
 		f2_fs_close(fs);
 		f2_io_close(io);
@@ -340,14 +334,14 @@ static int file_mode(const struct defrag_cmd *c)
 	}
 	print_extents(c, "before: ", blocks, extents);
 	memset(&ms, 0, sizeof(ms));
-	r = f2_wfs_open(fs, NULL, &w);
+	r = f2_gc_open_engine(fs, c->device, &w, why, sizeof(why));
 	if (!r)
 		r = f2_gc_move_file(w, ino, &ms);
 	if (!r)
 		r = f2_gc_checkpoint(w);
 	if (r) {
 		fprintf(stderr, "defrag.f2fs: %s: %s; the volume keeps its last checkpoint\n", c->file,
-			w && f2_wfs_why(w)[0] ? f2_wfs_why(w) : fs->why[0] ? fs->why : f2_strerror(r));
+			w && f2_wfs_why(w)[0] ? f2_wfs_why(w) : why[0] ? why : f2_strerror(r));
 		rc = GC_EXIT_ERROR;
 	}
 	f2_wfs_close(w);
@@ -400,17 +394,11 @@ static int range_move(const struct defrag_cmd *c)
 	struct f2_wfs *w = NULL;
 	struct f2_gc_move_stats ms;
 	uint64_t before = 0, left = 0;
+	char why[F2_WHY_LEN + 64] = "";
 	int r, rc = gc_open_rw("defrag.f2fs", c->device, &io, &fs);
 
 	if (rc)
 		return rc;
-	if (fs->features & F2_FEAT_BLKZONED) {
-		fprintf(stderr, "defrag.f2fs: %s: not implemented yet for zoned volumes (moved "
-			"blocks would have to land at the zones' write pointers); use -n\n",
-			c->device);
-		rc = GC_EXIT_ERROR;
-		goto out;
-	}
 	rc = gc_check_clean("defrag.f2fs", c->device, fs);
 	if (rc)
 		goto out;
@@ -422,7 +410,7 @@ static int range_move(const struct defrag_cmd *c)
 	}
 	memset(&ms, 0, sizeof(ms));
 	if (before) {
-		r = f2_wfs_open(fs, NULL, &w);
+		r = f2_gc_open_engine(fs, c->device, &w, why, sizeof(why));
 		if (!r)
 			r = f2_gc_move_range(w, c->start, c->len, c->target, c->shrink, &ms);
 		if (!r)
@@ -431,8 +419,8 @@ static int range_move(const struct defrag_cmd *c)
 			fprintf(stderr, "defrag.f2fs: %s: moving [0x%llx-0x%llx]: %s; the volume keeps "
 				"its last checkpoint\n", c->device, (unsigned long long)c->start,
 				(unsigned long long)(c->start + c->len - 1),
-				w && f2_wfs_why(w)[0] ? f2_wfs_why(w) :
-				fs->why[0] ? fs->why : f2_strerror(r));
+				w && f2_wfs_why(w)[0] ? f2_wfs_why(w) : why[0] ? why :
+				f2_strerror(r));
 			rc = GC_EXIT_ERROR;
 		}
 		f2_wfs_close(w);

@@ -5,8 +5,9 @@
  * valid block of the victims, and report (text or JSON); without -n, move
  * the victims' blocks through the write engine (lib/gc_move.c) with a
  * checkpoint every --checkpoint-every sections and at the end, then report
- * what the volume looks like after.  Zoned volumes are refused for moving
- * (their sections would need zone resets).
+ * what the volume looks like after.  On zoned volumes the engine is
+ * opened with the zones (f2_gc_open_engine): logs start in empty zones,
+ * cleaned sections are reset after the checkpoint that frees them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -145,17 +146,16 @@ static void actual_after(const struct gc_cmd *c, const struct f2_gc_map *m2,
 /* Move the victims (*done of them: fewer when free space runs out); 0 or
  * GC_EXIT_ERROR (reported). */
 static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, const struct f2_gc_plan *p,
-		     struct f2_gc_move_stats *ms, uint32_t *done)
+		     struct f2_gc_move_stats *ms, uint32_t *done, uint64_t *resets)
 {
 	struct f2_wfs *w = NULL;
-	int r = f2_wfs_open(fs, NULL, &w);
+	char why[F2_WHY_LEN + 64];
+	int r = f2_gc_open_engine(fs, c->device, &w, why, sizeof(why));
 	uint32_t i = 0, since_cp = 0;
 
 	memset(ms, 0, sizeof(*ms));
 	if (r) {
-		fprintf(stderr, "gc.f2fs: %s: opening the write engine: %s\n", c->device,
-			w ? f2_wfs_why(w) : fs->why[0] ? fs->why : f2_strerror(r));
-		f2_wfs_close(w);
+		fprintf(stderr, "gc.f2fs: %s: opening the write engine: %s\n", c->device, why);
 		return GC_EXIT_ERROR;
 	}
 	for (; !r && i < p->nvictims; i++) {
@@ -191,6 +191,7 @@ static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, const struct f2_g
 		r = f2_gc_checkpoint(w);
 	if (c->progress && p->nvictims)
 		fputc('\n', stderr);
+	*resets = f2_gc_zones_reset(w);
 	if (r) {
 		fprintf(stderr, "gc.f2fs: %s: cleaning section %u: %s; the volume keeps its last "
 			"checkpoint\n", c->device, i ? p->v[i - 1].secno : 0,
@@ -211,7 +212,8 @@ int main(int argc, char **argv)
 	struct f2_gc_plan p;
 	struct gc_owner_stats st;
 	struct f2_gc_move_stats ms;
-	int r, rc;
+	uint64_t resets = 0;
+	int zoned = 0, r, rc;
 
 	r = gc_parse(argc, argv, &c);
 	if (r)
@@ -224,12 +226,7 @@ int main(int argc, char **argv)
 		return rc;
 	if (!c.dry_run && (rc = gc_check_clean("gc.f2fs", c.device, fs)))
 		goto out_fs;
-	if (!c.dry_run && (fs->features & F2_FEAT_BLKZONED)) {
-		fprintf(stderr, "gc.f2fs: %s: not implemented yet for zoned volumes (cleaned "
-			"sections need zone resets); use -n\n", c.device);
-		rc = GC_EXIT_ERROR;
-		goto out_fs;
-	}
+	zoned = !c.dry_run && (fs->features & F2_FEAT_BLKZONED);
 	r = f2_gc_map_build(fs, &m);
 	if (r) {
 		fprintf(stderr, "gc.f2fs: %s: reading the SIT: %s\n", c.device,
@@ -255,7 +252,7 @@ int main(int argc, char **argv)
 	if (!rc && !c.dry_run && p.nvictims) {
 		uint32_t done = 0;
 
-		rc = run_moves(&c, fs, &p, &ms, &done);
+		rc = run_moves(&c, fs, &p, &ms, &done, &resets);
 		if (!rc && done < p.nvictims)
 			p.nvictims = done;	/* report what was cleaned */
 		f2_fs_close(fs);
@@ -287,6 +284,8 @@ int main(int argc, char **argv)
 			gc_report_json(stdout, &c, fs, &m, &p, &st);
 		else
 			gc_report_text(stdout, &c, fs, &m, &p, &st);
+		if (zoned && !c.json)
+			printf("zones reset: %llu\n", (unsigned long long)resets);
 		if ((c.target.free_secs || c.target.util_set) && !p.reached)
 			rc = GC_EXIT_TARGET;
 	}

@@ -101,6 +101,7 @@ struct f2_wfs {
 	uint8_t *zero;				/* a zero block */
 
 	struct ew_place place;			/* where new sections come from */
+	struct ew_zones *zones;			/* zoned devices (ew_zone.c), or NULL */
 };
 
 int ew_fail(struct f2_wfs *w, int err, const char *fmt, ...)
@@ -149,8 +150,20 @@ int ew_sit_flush(struct f2_wfs *w, struct f2_journal *j);
 /* ---- ew_zone.c: placement of new sections, zoned sections ------------- */
 /* The free section w->place asks for (w->place.on); F2_ENOSPC if none. */
 int ew_place_section(struct f2_wfs *w, int t, uint32_t *out);
-/* Section sec is about to take a log's writes from its first block. */
+/* Section sec is about to take a log's writes from its first block: on
+ * a zoned device its zone (free in the committed checkpoint) is reset
+ * unless empty. */
 int ew_zone_open(struct f2_wfs *w, uint32_t sec);
+struct ew_zones;
+void ew_zones_free(struct ew_zones *z);
+/* Before a block of log t is allocated: on a zoned volume, the first one
+ * of the session moves the log to a new section (an empty zone). */
+int ew_zone_alloc_check(struct f2_wfs *w, int t);
+/* ew_seg_reopen(), and on a zoned volume the log counts as moved. */
+int ew_zone_reopen(struct f2_wfs *w, int t);
+/* f2_wfs_open() without its refusal of zoned volumes (ew_cp.c), for
+ * f2_gc_open_engine(), which attaches the zones. */
+int ew_wfs_open(struct f2_fs *fs, const struct f2_wfs_opts *o, struct f2_wfs **out);
 
 /* ---- ew_nat.c: NAT, nids, node cache ---------------------------------- */
 int ew_nat_get(struct f2_wfs *w, uint32_t nid, struct ew_nat **out);

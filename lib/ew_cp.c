@@ -74,10 +74,20 @@ void f2_wfs_close(struct f2_wfs *w)
 	free(w->orphans);
 	free(w->nat_bits);
 	free(w->zero);
+	ew_zones_free(w->zones);
 	free(w);
 }
 
 int f2_wfs_open(struct f2_fs *fs, const struct f2_wfs_opts *o, struct f2_wfs **out)
+{
+	*out = NULL;
+	if (fs->features & F2_FEAT_BLKZONED)
+		return f2_fs_fail(fs, F2_EUNSUPP, "write engine: zoned volumes need their zones "
+				  "attached (f2_gc_open_engine)");
+	return ew_wfs_open(fs, o, out);
+}
+
+int ew_wfs_open(struct f2_fs *fs, const struct f2_wfs_opts *o, struct f2_wfs **out)
 {
 	struct f2_wfs *w;
 	const struct f2_checkpoint *cp = fs->cp;
@@ -86,8 +96,6 @@ int f2_wfs_open(struct f2_fs *fs, const struct f2_wfs_opts *o, struct f2_wfs **o
 	*out = NULL;
 	if (!cp)
 		return f2_fs_fail(fs, F2_ENOCP, "write engine: no checkpoint loaded");
-	if (fs->features & F2_FEAT_BLKZONED)
-		return f2_fs_fail(fs, F2_EUNSUPP, "write engine: zoned volumes not supported yet");
 	if (fs->features & F2_FEAT_RO)
 		return f2_fs_fail(fs, F2_EUNSUPP, "write engine: read-only file system feature");
 	w = calloc(1, sizeof(*w));

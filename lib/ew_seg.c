@@ -251,6 +251,8 @@ int ew_alloc_block(struct f2_wfs *w, int t, uint32_t nid, uint16_t ofs, uint8_t 
 	uint32_t off;
 	int err;
 
+	if ((err = ew_zone_alloc_check(w, t)))
+		return err;
 	if (w->valid_blocks >= w->user_blocks)
 		return ew_fail(w, F2_ENOSPC, "no free block: %llu of %llu user blocks valid",
 			       (unsigned long long)w->valid_blocks,

@@ -344,7 +344,7 @@ int f2_gc_move_range(struct f2_wfs *w, uint64_t start, uint64_t len, uint64_t ta
 	err = range_logs(w, seg_lo, seg_hi, start, end, want);
 	for (int t = 0; !err && t < F2_NR_CURSEG; t++)
 		if (want[t])
-			err = ew_seg_reopen(w, t);
+			err = ew_zone_reopen(w, t);
 	if (err)
 		return err;
 	sum = malloc(sizeof(*sum));
@@ -395,5 +395,8 @@ int f2_gc_checkpoint(struct f2_wfs *w)
 		err = ew_seg_roll_full(w);
 	if (!err)
 		err = f2_wfs_checkpoint(w);
+	/* the checkpoint is on disk: zoned sections it freed can be reset */
+	if (!err)
+		err = f2_gc_zone_reset_free(w, NULL);
 	return err;
 }

@@ -4,7 +4,8 @@
  * blocks (gc.f2fs, defrag.f2fs, test agers): one device through
  * f2_io_open() (so F2_IO_RECORD / F2_IO_FAULT stack on it), or every
  * device of a multi-device volume (mkfs -c) read-write, joined into one
- * address space (lib/concat.c) under the file system.
+ * address space (lib/concat.c) under the file system; on a zoned volume
+ * the ordering backend (lib/zoned.c) on top, as mkfs.f2fs -m writes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "f2/gc.h"
 #include "f2/io.h"
 #include "f2/mkfs.h"
+#include "f2/zoned.h"
 
 static int env_set(const char *name)
 {
@@ -93,6 +95,18 @@ int f2_gc_open_rw(const char *path, const struct f2_fs_opts *o, struct f2_io **i
 		err = f2_io_open(path, F2_IO_RDWR, io);
 		if (err)
 			snprintf(why, len, "%s", f2_strerror(err));
+	}
+	if (!err && sb && (sb->features & F2_FEAT_BLKZONED)) {
+		/* blocks reach each sequential zone in write-pointer order */
+		struct f2_io *ordered;
+
+		err = f2_io_open_ordered(*io, (uint64_t)sb->main_blkaddr * F2_BLKSIZE, &ordered);
+		if (err) {
+			snprintf(why, len, "%s", f2_strerror(err));
+			f2_io_close(*io);
+		} else {
+			*io = ordered;
+		}
 	}
 	f2_fs_close(sb);
 	if (err) {

@@ -138,7 +138,7 @@ range_empty() {
 		# shellcheck disable=SC2086
 		"$REF_DEFRAG" $args "$BATS_TEST_TMPDIR/ref.img" </dev/null >"$BATS_TEST_TMPDIR/ref.out" 2>&1 ||
 			{ cat "$BATS_TEST_TMPDIR/ref.out"; return 1; }
-		! grep -q "Not enough space" "$BATS_TEST_TMPDIR/ref.out"
+		if grep -q "Not enough space" "$BATS_TEST_TMPDIR/ref.out"; then cat "$BATS_TEST_TMPDIR/ref.out"; return 1; fi
 		used_segs "$BATS_TEST_TMPDIR/ours.img" | awk '{ print $1 }' >"$BATS_TEST_TMPDIR/ours.segs"
 		used_segs "$BATS_TEST_TMPDIR/ref.img" | awk '{ print $1 }' >"$BATS_TEST_TMPDIR/ref.segs"
 		echo "$args"

@@ -217,9 +217,27 @@ int f2_gc_move_section(struct f2_wfs *w, uint32_t secno, struct f2_gc_move_stats
 int f2_gc_move_range(struct f2_wfs *w, uint64_t start, uint64_t len, uint64_t target, int left,
 		     struct f2_gc_move_stats *st);
 
+/*
+ * Open the write engine on fs for moving (path: fs's first device).  On
+ * a zoned volume (mkfs -m) the zoned devices are opened for zone resets
+ * and checked (zones the size of a section, capacity the zone size: a
+ * smaller capacity is F2_EUNSUPP); then every log starts its writes in a
+ * new section whose zone is reset unless empty, and f2_gc_checkpoint()
+ * resets the zones of the sections the checkpoint left free.  Other
+ * volumes: f2_wfs_open().  0, or a negative code with why filled.
+ */
+int f2_gc_open_engine(struct f2_fs *fs, const char *path, struct f2_wfs **out, char *why,
+		      size_t len);
+/* Reset the zones of every free section not empty (zoned volumes; 0
+ * elsewhere); *nreset (may be NULL) counts the zones reset.  Call only
+ * with the checkpoint that freed them on disk. */
+int f2_gc_zone_reset_free(struct f2_wfs *w, uint64_t *nreset);
+/* Zones w has reset so far (when opening sections and after checkpoints). */
+uint64_t f2_gc_zones_reset(const struct f2_wfs *w);
+
 /* Commit the moves: every log whose segment the moves filled gets its next
  * segment first (a checkpoint must never record blkoff 512), then
- * f2_wfs_checkpoint(). */
+ * f2_wfs_checkpoint(), then (zoned volumes) f2_gc_zone_reset_free(). */
 int f2_gc_checkpoint(struct f2_wfs *w);
 
 /*
