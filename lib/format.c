@@ -2,14 +2,17 @@
 /*
  * format.c - write an empty file system: root directory, optional quota
  * files and lost+found, NAT entries, SIT state in the checkpoint journal,
- * both checkpoint packs and the superblocks.
+ * both checkpoint packs (through the checkpoint writer, f2/cpw.h) and the
+ * superblocks.
  *
  * Only metadata that must read back as zero is cleared, with zero-range
  * (punching holes in image files), so a sparse image stays sparse.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "f2/bitmap.h"
+#include "f2/cpw.h"
 #include "f2/crc.h"
 #include "f2/errors.h"
 #include "f2/hash.h"
@@ -225,40 +228,44 @@ static int write_nat(struct fmt *f)
 	return f2_io_write_block(f->io, f->g->nat_blkaddr, nb);
 }
 
-/* Compacted data summaries: NAT journal, SIT journal, hot data entries. */
-static void build_compact_sum(struct fmt *f, uint8_t *blk)
+/* The journals of the first checkpoint: a NAT entry for each inode of
+ * the tree, and the SIT entries of the six current segments. */
+static void build_journals(const struct fmt *f, struct f2_journal *nj, struct f2_journal *sj)
 {
-	struct f2_journal nj, sj;
-	struct f2_summary *se;
-	uint32_t inos[5], n = tree_inos(f, inos), k = 0;
-	const uint32_t *cs = f->g->cur_seg;
+	uint32_t inos[5], n = tree_inos(f, inos);
 	static const int order[6] = { F2_CURSEG_HOT_NODE, F2_CURSEG_WARM_NODE,
 		F2_CURSEG_COLD_NODE, F2_CURSEG_HOT_DATA, F2_CURSEG_WARM_DATA,
 		F2_CURSEG_COLD_DATA };
 
-	memset(&nj, 0, sizeof(nj));
-	f2_set_le16(nj.n_nats, n);
+	memset(nj, 0, sizeof(*nj));
+	f2_set_le16(nj->n_nats, n);
 	for (uint32_t i = 0; i < n; i++) {
-		f2_set_le32(nj.nat.entries[i].nid, inos[i]);
-		f2_set_le32(nj.nat.entries[i].ne.ino, inos[i]);
-		f2_set_le32(nj.nat.entries[i].ne.block_addr, f->node_seg0 + i);
+		f2_set_le32(nj->nat.entries[i].nid, inos[i]);
+		f2_set_le32(nj->nat.entries[i].ne.ino, inos[i]);
+		f2_set_le32(nj->nat.entries[i].ne.block_addr, f->node_seg0 + i);
 	}
-	memset(&sj, 0, sizeof(sj));
-	f2_set_le16(sj.n_sits, 6);
+	memset(sj, 0, sizeof(*sj));
+	f2_set_le16(sj->n_sits, 6);
 	for (int i = 0; i < 6; i++) {
-		struct f2_sit_entry *e = &sj.sit.entries[i].se;
+		struct f2_sit_entry *e = &sj->sit.entries[i].se;
 		uint32_t used = order[i] == F2_CURSEG_HOT_NODE ? f->inodes :
 				order[i] == F2_CURSEG_HOT_DATA ? f->dblocks : 0;
 
-		f2_set_le32(sj.sit.entries[i].segno, cs[order[i]]);
+		f2_set_le32(sj->sit.entries[i].segno, f->g->cur_seg[order[i]]);
 		f2_set_le16(e->vblocks, (uint16_t)(order[i] << F2_SIT_VBLOCKS_SHIFT | used));
 		for (uint32_t b = 0; b < used; b++)
 			f2_set_bit_msb(e->valid_map, b);
 	}
-	memset(blk, 0, F2_BLKSIZE);
-	memcpy(blk, &nj, F2_SUM_JOURNAL_SIZE);
-	memcpy(blk + F2_SUM_JOURNAL_SIZE, &sj, F2_SUM_JOURNAL_SIZE);
-	se = (struct f2_summary *)(blk + 2 * F2_SUM_JOURNAL_SIZE);
+}
+
+/* Summaries of the hot logs (the others are empty): the owners of the
+ * data blocks (root, quota files, lost+found) and of the inodes. */
+static void build_sums(const struct fmt *f, struct f2_summary_block *data,
+		       struct f2_summary_block *node)
+{
+	struct f2_summary *se = data->entries;
+	uint32_t inos[5], n = tree_inos(f, inos), k = 0;
+
 	f2_set_le32(se[k++].nid, F2_ROOT_INO);
 	for (int q = 0; q < 3; q++)
 		for (int b = 0; f->qino[q] && b < QUOTA_BLOCKS; b++, k++) {
@@ -267,24 +274,18 @@ static void build_compact_sum(struct fmt *f, uint8_t *blk)
 		}
 	if (f->lpf_ino)
 		f2_set_le32(se[k].nid, f->lpf_ino);
+	for (uint32_t i = 0; i < n; i++)
+		f2_set_le32(node->entries[i].nid, inos[i]);
 }
 
-static int write_cp_pack(struct fmt *f, int pack, uint64_t ver, uint32_t flags,
-			 uint32_t nat_bits_blocks)
+/* The checkpoint head: counters and current segments of the new volume
+ * (the pack layout, the summary and nat_bits flags and the crc are the
+ * checkpoint writer's). */
+static void build_cp(const struct fmt *f, struct f2_checkpoint *cp, uint64_t ver,
+		     uint32_t flags)
 {
 	const struct f2_geom *g = f->g;
-	uint8_t *cpb = calloc(3, F2_BLKSIZE);
-	struct f2_checkpoint *cp = (struct f2_checkpoint *)cpb;
-	uint8_t *sum = cpb + F2_BLKSIZE, *tmp = cpb + 2 * F2_BLKSIZE;
-	struct f2_summary_block *ns = (struct f2_summary_block *)sum;
-	uint64_t base = g->cp_blkaddr + (uint64_t)pack * F2_BLKS_PER_SEG, at;
-	uint32_t inos[5], n = tree_inos(f, inos), total = 6 + g->cp_payload;
-	uint32_t csum_off = (flags & F2_CP_LARGE_NAT_BITMAP) ? F2_CP_MIN_CHKSUM_OFFSET :
-			    F2_CP_CHKSUM_OFFSET;
-	int err = 0;
 
-	if (!cpb)
-		return -12;
 	f2_set_le64(cp->checkpoint_ver, ver);
 	f2_set_le64(cp->user_block_count, g->user_block_count);
 	f2_set_le64(cp->valid_block_count, f->inodes + f->dblocks);
@@ -300,57 +301,54 @@ static int write_cp_pack(struct fmt *f, int pack, uint64_t ver, uint32_t flags,
 	f2_set_le16(cp->cur_node_blkoff[0], f->inodes);
 	f2_set_le16(cp->cur_data_blkoff[0], f->dblocks);
 	f2_set_le32(cp->ckpt_flags, flags);
-	f2_set_le32(cp->cp_pack_total_block_count, total);
-	f2_set_le32(cp->cp_pack_start_sum, 1 + g->cp_payload);
 	f2_set_le32(cp->valid_node_count, f->inodes);
 	f2_set_le32(cp->valid_inode_count, f->inodes);
 	f2_set_le32(cp->next_free_nid, f->next_nid);
 	f2_set_le32(cp->sit_ver_bitmap_bytesize, g->sit_bitmap_bytes);
 	f2_set_le32(cp->nat_ver_bitmap_bytesize, g->nat_bitmap_bytes);
-	f2_set_le32(cp->checksum_offset, csum_off);
-	f2_cp_set_crc(cp, csum_off);
+	f2_set_le32(cp->checksum_offset, (flags & F2_CP_LARGE_NAT_BITMAP) ?
+			F2_CP_MIN_CHKSUM_OFFSET : F2_CP_CHKSUM_OFFSET);
+}
 
-	at = base;
-	if ((err = f2_io_write_block(f->io, at++, cp)))
-		goto out;
-	if (g->cp_payload && (err = f2_io_zero(f->io, at * F2_BLKSIZE,
-					      (uint64_t)g->cp_payload * F2_BLKSIZE)))
-		goto out;
-	at += g->cp_payload;
-	build_compact_sum(f, tmp);
-	if ((err = f2_io_write_block(f->io, at++, tmp)))
-		goto out;
-	for (int i = 0; i < 3; i++) {
-		memset(sum, 0, F2_BLKSIZE);
-		ns->footer.entry_type = F2_SUM_TYPE_NODE;
-		for (uint32_t k = 0; i == 0 && k < n; k++)
-			f2_set_le32(ns->entries[k].nid, inos[k]);
-		if ((err = f2_io_write_block(f->io, at++, sum)))
-			goto out;
-	}
-	if ((err = f2_io_write_block(f->io, at, cp)))
-		goto out;
+/* Both checkpoint packs through the checkpoint writer (f2/cpw.h), pack 0
+ * with version cp_ver and pack 1 with version 0; nat_bits when they fit:
+ * no NAT block full, every one empty but the first. */
+static int write_cps(struct fmt *f, uint32_t flags)
+{
+	const struct f2_geom *g = f->g;
+	uint32_t bytes = g->segment_count_nat << 5;
+	uint32_t nat_bits_blocks = (2 * bytes + F2_NAT_BITS_CRC_SIZE + F2_BLKSIZE - 1) / F2_BLKSIZE;
+	struct f2_summary_block *sums = calloc(F2_NR_CURSEG, sizeof(*sums));
+	uint8_t *head = calloc(1 + g->cp_payload, F2_BLKSIZE);
+	uint8_t *bits = calloc(nat_bits_blocks, F2_BLKSIZE);
+	struct f2_journal nj, sj;
+	struct f2_cp_image ci = {
+		.head = head, .payload = g->cp_payload, .nat_journal = &nj, .sit_journal = &sj,
+		.nat_bits = bits, .nat_bits_blocks = nat_bits_blocks, .node_sums = 1, .compact = 1,
+	};
+	int err = -ENOMEM;
 
-	if (flags & F2_CP_NAT_BITS) {
-		uint32_t bytes = g->segment_count_nat << 5;
-		uint8_t *bits = calloc(nat_bits_blocks, F2_BLKSIZE);
-		le32 crc;
-
-		if (!bits) {
-			err = -12;
-			goto out;
-		}
-		memcpy(&crc, cpb + csum_off, 4);
-		*(le64 *)bits = f2_cpu_to_le64(ver | (uint64_t)f2_le32(crc) << 32);
-		memset(bits + 8 + bytes, 0xff, bytes);	/* every NAT block empty */
-		f2_clear_bit_lsb(bits + 8 + bytes, 0);	/* but the first */
-		for (uint32_t i = 0; i < nat_bits_blocks && !err; i++)
-			err = f2_io_write_block(f->io, base + F2_BLKS_PER_SEG -
-						nat_bits_blocks + i, bits + i * F2_BLKSIZE);
-		free(bits);
+	if (!sums || !head || !bits)
+		goto out;
+	err = 0;
+	build_journals(f, &nj, &sj);
+	build_sums(f, &sums[F2_CURSEG_HOT_DATA], &sums[F2_CURSEG_HOT_NODE]);
+	for (int t = 0; t < F2_NR_CURSEG; t++)
+		ci.sum[t] = &sums[t];
+	ci.blkoff[F2_CURSEG_HOT_DATA] = (uint16_t)f->dblocks;
+	ci.blkoff[F2_CURSEG_HOT_NODE] = (uint16_t)f->inodes;
+	memset(bits + F2_NAT_BITS_CRC_SIZE + bytes, 0xff, bytes);
+	f2_clear_bit_lsb(bits + F2_NAT_BITS_CRC_SIZE + bytes, 0);
+	for (int pack = 0; pack < 2 && !err; pack++) {
+		memset(head, 0, F2_BLKSIZE);
+		build_cp(f, (struct f2_checkpoint *)head, pack ? 0 : f->o->cp_ver, flags);
+		ci.start = g->cp_blkaddr + (uint64_t)pack * F2_BLKS_PER_SEG;
+		err = f2_cp_write(f->io, &ci);
 	}
 out:
-	free(cpb);
+	free(sums);
+	free(head);
+	free(bits);
 	return err;
 }
 
@@ -360,7 +358,7 @@ int f2_mkfs_write(struct f2_io *io, const struct f2_mkfs_opts *o,
 {
 	struct fmt f = { .io = io, .o = o, .g = g, .sb = sb };
 	uint8_t zero[F2_BLKSIZE] = { 0 };
-	uint32_t flags = F2_CP_UMOUNT | F2_CP_COMPACT_SUM, root_data, nat_bits_blocks;
+	uint32_t flags = F2_CP_UMOUNT, root_data;
 	uint64_t main_end = g->main_blkaddr +
 			    (uint64_t)g->segment_count_main * F2_BLKS_PER_SEG;
 	int err;
@@ -398,13 +396,9 @@ int f2_mkfs_write(struct f2_io *io, const struct f2_mkfs_opts *o,
 	/* 2. the tree, NAT, checkpoints */
 	if ((err = write_tree(&f, &root_data)) || (err = write_nat(&f)))
 		goto out;
-	nat_bits_blocks = ((g->segment_count_nat << 5) * 2 + 8 + F2_BLKSIZE - 1) / F2_BLKSIZE;
-	if (6 + g->cp_payload <= F2_BLKS_PER_SEG - nat_bits_blocks)
-		flags |= F2_CP_NAT_BITS;
 	if (o->geom.large_nat_bitmap)
 		flags |= F2_CP_LARGE_NAT_BITMAP;
-	if ((err = write_cp_pack(&f, 0, o->cp_ver, flags, nat_bits_blocks)) ||
-	    (err = write_cp_pack(&f, 1, 0, flags, nat_bits_blocks)))
+	if ((err = write_cps(&f, flags)))
 		goto out;
 
 	/* 3. commit: superblocks last, after everything else is stable */

@@ -11,7 +11,8 @@
  * (cp_pack_start_sum, cp_pack_total_block_count, the COMPACT_SUM,
  * ORPHAN_PRESENT and NAT_BITS flags) and the crc, writes the body, flushes,
  * then writes the head and the tail and flushes again.  The engine's
- * f2_wfs_checkpoint() writes through it; mkfs can too.
+ * f2_wfs_checkpoint() and mkfs's first checkpoint packs (lib/format.c)
+ * both write through it.
  */
 #ifndef F2_CPW_H
 #define F2_CPW_H
