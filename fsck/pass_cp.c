@@ -7,10 +7,10 @@
  * a newer pack with a good head but no matching tail is a checkpoint
  * whose write was interrupted (a power cut, a killed repair), the
  * designed outcome of the two-pack scheme: the kernel silently mounts
- * the older pack, so CP_NEWER_PACK_TORN is only a warning.  Both are
- * warnings (the exit status does not change) and -y rewrites nothing for
- * them: the next checkpoint written, by the kernel or by a repair, goes
- * into that pack.  Then the CP_ERROR flag, counters against the
+ * the older pack, so it is not a finding, only a notice line (no code,
+ * so it never changes the exit status or the findings a power-cut test
+ * allows).  For neither does -y rewrite anything: the next checkpoint
+ * written, by the kernel or by a repair, goes into that pack.  Then the CP_ERROR flag, counters against the
  * geometry, current segments distinct (segment numbers and offsets in
  * range are checked by the library, which refuses the pack otherwise;
  * types and write pointers against the SIT in pass_sit.c), the orphan
@@ -209,10 +209,10 @@ int pass_cp(struct fsck_ctx *ctx)
 		/* the damaged pack would have been chosen: newer, or as new
 		 * and first (pack 1 wins a tie, as in the kernel) */
 		if (torn && (d > 0 || (d == 0 && other == 0)))
-			fix_problem(ctx, PR_CP_NEWER_PACK_TORN,
-				    "checkpoint pack %d (version %llu, pack %d has %llu): %s",
-				    other + 1, (unsigned long long)fs->packs[other].version,
-				    fs->cp_pack + 1, (unsigned long long)fs->cp_ver, why);
+			fprintf(ctx->out, "checkpoint: pack %d (version %llu) was not finished (%s); "
+				"pack %d (version %llu) is in use, as the kernel does\n", other + 1,
+				(unsigned long long)fs->packs[other].version, why, fs->cp_pack + 1,
+				(unsigned long long)fs->cp_ver);
 		else if (torn)
 			vmsg(ctx, "checkpoint pack %d was not finished (%s); pack %d is in use",
 			     other + 1, why, fs->cp_pack + 1);

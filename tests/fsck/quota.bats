@@ -6,9 +6,11 @@
 # (safe to preen); with other errors left the quota files are not
 # rewritten; and volumes written by the Linux 6.1 driver in QEMU (chown,
 # chgrp, hard links, truncation, deletion), including ones whose quota
-# files our -y rewrote, check clean afterwards with both fscks.
+# files our -y rewrote, check clean afterwards with both fscks; a power
+# cut at any write of the quota rewrite leaves the old state or the new.
 load ../lib/common
 load ../lib/kernel
+load ../lib/powercut
 
 F2FIELD=${F2FIELD:-$F2_BUILD/tests/tools/f2field}
 REF_SLOAD=${REF_SLOAD:-/sbin/sload.f2fs}
@@ -123,4 +125,18 @@ our_clean() {
 		"$F2FIELD" "${imgs[$i]}" get quota.0.1001.space >/dev/null
 		"$F2FIELD" "${imgs[$i]}" get quota.1.2002.inodes >/dev/null
 	done
+}
+
+@test "fsck quota: a power cut at any write of the quota rewrite leaves the volume as it was or repaired" {
+	require_prog "$FSCK" "$F2FIELD" "$F2REPLAY" "$F2WALK" "$REF_MKFS" "$REF_SLOAD"
+	local t codes
+	t=$(f2_tmp)
+	bash "$F2_TOP/tests/fsck/053-quota-uid/make.sh" "$t/img"
+	codes=$(. "$F2_TOP/tests/fsck/053-quota-uid/expect" && echo "$codes")
+	POWERCUT_WRITER_OK=1 POWERCUT_FSCK="$FSCK -n -f" POWERCUT_FSCK_ALLOW="0x020002 $codes" \
+		powercut_run "$t/img" powercut_check_start_or_final -- "$FSCK" -y -f @IMG >"$t/out" ||
+		{ cat "$t/out"; return 1; }
+	tail -n 1 "$t/out"
+	[ "$POWERCUT_RECORDS" -gt 0 ]
+	our_clean "$POWERCUT_FINAL"
 }
