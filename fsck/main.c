@@ -237,8 +237,8 @@ int main(int argc, char **argv)
 		return finish(&ctx, rc);
 
 	full = ctx.opts.force || !(ctx.fs->cp_flags & F2_CP_UMOUNT) ||
-	       (ctx.fs->cp_flags & (F2_CP_ERROR | F2_CP_FSCK)) || !ctx.fs->sb_valid[0] ||
-	       !ctx.fs->sb_valid[1];
+	       (ctx.fs->cp_flags & (F2_CP_ERROR | F2_CP_FSCK | F2_CP_QUOTA_NEED_FSCK)) ||
+	       !ctx.fs->sb_valid[0] || !ctx.fs->sb_valid[1];
 	for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]); i++) {
 		if (phases[i].full_only && !full && !ctx.nfindings) {
 			fprintf(ctx.out, "%s: clean (checkpoint says unmounted cleanly; -f forces a "
