@@ -140,3 +140,23 @@ our_clean() {
 	[ "$POWERCUT_RECORDS" -gt 0 ]
 	our_clean "$POWERCUT_FINAL"
 }
+
+@test "fsck quota: CP_QUOTA_NEED_FSCK forces the check without -f; the quota rewrite clears it" {
+	require_prog "$FSCK" "$F2FIELD" "$REF_MKFS" "$REF_SLOAD"
+	local img=$BATS_TEST_TMPDIR/q.img rc=0 flags
+	bash "$F2_TOP/tests/fsck/050-quota-user/make.sh" "$img"
+	flags=$("$F2FIELD" "$img" get cp.ckpt_flags | cut -d' ' -f3)
+	"$F2FIELD" "$img" set cp.ckpt_flags $((flags | 0x800))
+	"$F2FIELD" "$img" fixcrc cp
+	"$FSCK" -n "$img" </dev/null >"$BATS_TEST_TMPDIR/n.out" 2>&1 || rc=$?
+	cat "$BATS_TEST_TMPDIR/n.out"
+	[ "$rc" -eq 4 ]
+	grep -q '^0x0B0003 QUOTA_USAGE' "$BATS_TEST_TMPDIR/n.out"
+	rc=0; "$FSCK" -y "$img" </dev/null >"$BATS_TEST_TMPDIR/y.out" 2>&1 || rc=$?
+	cat "$BATS_TEST_TMPDIR/y.out"
+	[ "$rc" -eq 1 ]
+	flags=$("$F2FIELD" "$img" get cp.ckpt_flags | cut -d' ' -f3)
+	[ $((flags & 0x800)) -eq 0 ]
+	our_clean "$img"
+	ref_fsck_clean "$img"
+}
