@@ -489,8 +489,16 @@ int f2_rf_run(struct f2_io *rw, int apply, struct f2_rf **out, char *why, size_t
 			snprintf(why, whylen, "%s", fs->why);
 		goto out;
 	}
-	for (size_t i = 0; i < rf->ninos; i++)
+	for (size_t i = 0; i < rf->ninos; i++) {
+		if (apply && rf->inos[i].unsupported) {
+			err = F2_EUNSUPP;
+			if (why)
+				snprintf(why, whylen, "ino %u: %s; nothing written", rf->inos[i].ino,
+					 rf->inos[i].why);
+			goto out;
+		}
 		todo += !rf->inos[i].skip;
+	}
 	if (apply && todo) {
 		err = f2_wfs_open(fs, NULL, &w);
 		if (err) {

@@ -8,13 +8,21 @@
 #                       with RF_ERROR set
 #   RF_SCENARIOS        the scenarios, in disk order
 
-RF_SCENARIOS="newfile append midwrite newdir many truncate unlinked inline indirect xattr"
+RF_SCENARIOS="newfile append midwrite newdir many truncate unlinked inline indirect xattr dirs xnode changes"
 RF_GUEST=$F2_TOP/tests/recovery/guest
 RF_CACHE=$F2_TOP/tests/.cache/recovery
+
+# Extra reference mkfs options of a scenario.
+rf_mkfs_opts() {
+	case $1 in
+	changes) echo "-O extra_attr,compression" ;;
+	esac
+}
 
 rf_hash() {
 	{
 		cat "$RF_GUEST/make.sh" "$RF_GUEST/fsyncw.c"
+		declare -f rf_mkfs_opts
 		echo "$KERNEL_RELEASE"
 		"$REF_MKFS" -V 2>&1 | head -n 1
 	} | sha256sum | cut -c1-16
@@ -26,7 +34,7 @@ rf_make() {
 	local -a disks=()
 	for s in $RF_SCENARIOS; do
 		truncate -s 256M "$dir/$s.img" || return 1
-		"$REF_MKFS" -f "$dir/$s.img" </dev/null >"$dir/$s.mkfs.log" 2>&1 ||
+		"$REF_MKFS" -f $(rf_mkfs_opts "$s") "$dir/$s.img" </dev/null >"$dir/$s.mkfs.log" 2>&1 ||
 			{ echo "FAIL reference mkfs for $s"; return 1; }
 		disks+=("$dir/$s.img")
 	done

@@ -6,7 +6,9 @@
 # For each scenario one copy is mounted normally in a second boot (the
 # driver rolls forward: tag A) and the other is recovered by our
 # fsck.f2fs -y on the host and mounted -o ro,norecovery (tag B), then
-# normally (tag N): every file's md5 must be the same in A, B and N.
+# normally (tag N): every file's md5, inode number, size, link count and
+# user xattrs, and every directory's inode number and link count, must be
+# the same in A, B and N.
 # Both fscks must find the recovered copy clean, and a crash at any write
 # of the recovery must leave a volume that fsck -y recovers the same way.
 
@@ -91,7 +93,7 @@ rf_check() {
 		grep -q "would recover" "$d/$s.n.out" || { echo "nothing to recover in $s"; return 1; }
 		n=$((n + 1))
 	done
-	[ "$n" -ge 8 ]
+	[ "$n" -ge 11 ]
 }
 
 @test "fsck --no-roll-forward leaves the chain, -p rolls forward" {
@@ -129,6 +131,34 @@ rf_check() {
 	grep -q 'user.note="later"' "$BATS_FILE_TMPDIR/xattr.A.list"
 }
 
+@test "recovery: directories (the driver checkpoints on new parents), inode numbers kept" {
+	local d=$BATS_FILE_TMPDIR
+	rf_check dirs
+	# the driver rolled these forward (not checkpointed): the test means something
+	grep -q "recovered ino .* \"small\"" "$d/dirs.y.out"
+	grep -q "recovered ino .* \"h\"" "$d/dirs.y.out"
+	grep -q " ./d1/small ino=" "$d/dirs.A.list"
+	grep -q " ./d2/h ino=" "$d/dirs.A.list"
+	grep -q " ./d1/e1 ino=" "$d/dirs.A.list"
+	! grep -q " ./d1/a2 \| ./d3/sub" "$d/dirs.A.list"
+}
+@test "recovery: xattr node replay, xattrs removed after the checkpoint" {
+	local d=$BATS_FILE_TMPDIR
+	rf_check xnode
+	grep -q ' ./p .*user.big3="ccc' "$d/xnode.A.list"
+	! grep -q 'user.big1' "$d/xnode.A.list"
+	! grep -q 'user.a=' "$d/xnode.A.list"
+	grep -q ' ./r .*user.r1="ddd.*user.r2="tiny"' "$d/xnode.A.list"
+}
+@test "recovery: punched hole, truncated and overwritten committed files, inline grown, compressed file" {
+	local d=$BATS_FILE_TMPDIR
+	rf_check changes
+	grep -q ' ./t2 ino=.* size=10000 ' "$d/changes.A.list"
+	grep -q ' ./s ino=.* size=8018 ' "$d/changes.A.list"
+	grep -q ' ./c.cz ino=.* size=200000 ' "$d/changes.A.list"
+	grep -q 'recovered ino .* "h"' "$d/changes.y.out"
+}
+
 # Each power-cut state: the start's tree or the recovered one, and fsck -y
 # on it gives exactly the recovered tree, clean.
 rf_pc_check() {
@@ -147,10 +177,10 @@ rf_pc_check() {
 	rm -f "$img.re" "$img.re.out"
 }
 
-@test "power cut at every write of the recovery (append, newfile)" {
+@test "power cut at every write of the recovery (append, newfile, dirs)" {
 	rf_require
 	local s
-	for s in append newfile; do
+	for s in append newfile dirs; do
 		POWERCUT_WRITER_OK=1 powercut_run "$RF_IMAGES/$s.img" rf_pc_check -- "$FSCK" -y @IMG
 		echo "$s: $POWERCUT_RECORDS records, $POWERCUT_CHECKED states"
 		[ "$POWERCUT_CHECKED" -gt 10 ]

@@ -12,18 +12,25 @@
  * segment's next block, accepting nodes whose footer version matches the
  * checkpoint (with its crc in the top half when the checkpoint says so),
  * bounded by the free blocks and by a visited map (a loop ends the walk).
- * f2_rf_apply() then rebuilds each fsync-ed file through the write engine:
- * new names in their parent directory, inode attributes, size, inline data
- * and every data block that differs from the committed tree (copied to
- * new blocks), and commits one checkpoint.  Before its first write every
- * segment holding a chain node or a block the chain points to is kept out
- * of allocation and every log moves to a fresh segment, so a crash at any
- * write leaves the previous checkpoint and an intact chain (recoverable
- * again) or the recovered state.
+ * f2_rf_apply() then rebuilds each fsync-ed file through the write engine
+ * as the 6.1 driver's roll-forward does: the name from its last inode node
+ * with the dentry mark, under its own inode number for a new file (every
+ * such number is held before anything is replayed), inode attributes,
+ * size, inline data, every data block that differs from the committed tree
+ * (copied to new blocks; NULL or NEW addresses become holes), the inline
+ * xattr area of the newest inode node and the newest xattr node, and
+ * commits one checkpoint.  Before its first write every segment holding a
+ * chain node or a block the chain points to is kept out of allocation and
+ * every log moves to a fresh segment, so a crash at any write leaves the
+ * previous checkpoint and an intact chain (recoverable again) or the
+ * recovered state.
  *
- * Not recovered yet: xattrs, directory contents of fsync-ed directories
- * (the driver checkpoints on a directory fsync), compressed files.  A new
- * file gets a new inode number.
+ * The driver never logs directories, other non-regular files, compressed
+ * files, files with several links or files whose parent directory is not
+ * checkpointed (their fsync writes a checkpoint instead); a directory,
+ * non-regular or compressed inode found in a chain anyway is skipped.
+ * Encrypted files are not supported: they are marked unsupported and
+ * nothing is written while the chain holds one.
  */
 #ifndef F2_RECOVERY_H
 #define F2_RECOVERY_H

@@ -7,7 +7,10 @@
  *   fsyncw PATH...      fsync each path (files or directories)
  *   fsyncw -m DIR N     create DIR/f1..fN (a line naming the file, repeated
  *                       i % 50 + 1 times), fsync-ing each after writing
+ *   fsyncw -p PATH OFF LEN
+ *                       punch a hole of LEN bytes at OFF (size kept), fsync
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,10 +59,27 @@ static int many(const char *dir, long n)
 	return 0;
 }
 
+static int punch(const char *p, long long off, long long len)
+{
+	int fd = open(p, O_RDWR);
+
+	if (fd < 0 || fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off, len) ||
+	    fsync(fd)) {
+		perror(p);
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rc = 0;
 
+	if (argc == 5 && !strcmp(argv[1], "-p"))
+		return punch(argv[2], atoll(argv[3]), atoll(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "-m"))
 		return many(argv[2], atol(argv[3]));
 	for (int i = 1; i < argc; i++)

@@ -4,8 +4,10 @@
 # the host).  Each gets a baseline that one sync checkpoints; then every
 # scenario writes and fsyncs without a checkpoint, and the guest reboots
 # at once through sysrq (qemu -no-reboot exits): a power cut.
-SCENARIOS="newfile append midwrite newdir many truncate unlinked inline indirect xattr"
+SCENARIOS="newfile append midwrite newdir many truncate unlinked inline indirect xattr dirs xnode changes"
 rnd() { head -c "$1" /dev/urandom; }
+# a value of $1 bytes of letter $2
+val() { head -c "$1" /dev/zero | tr '\000' "$2"; }
 
 base_newfile() { :; }
 base_append() { rnd 40960 >"$1/a"; }
@@ -17,6 +19,17 @@ base_unlinked() { :; }
 base_inline() { :; }
 base_indirect() { :; }
 base_xattr() { rnd 5000 >"$1/old"; }
+base_dirs() { mkdir "$1/d1"; }
+base_xnode() {
+	rnd 7000 >"$1/p" && setfattr -n user.s1 -v small "$1/p" &&
+		setfattr -n user.big1 -v "$(val 300 a)" "$1/p" &&
+		setfattr -n user.big2 -v "$(val 300 b)" "$1/p" &&
+		rnd 3000 >"$1/q" && setfattr -n user.a -v one "$1/q" && setfattr -n user.b -v two "$1/q"
+}
+base_changes() {
+	rnd $((4096 * 4000)) >"$1/m" && rnd 1048576 >"$1/h" && rnd 300000 >"$1/t2" &&
+		echo "short inline text" >"$1/s"
+}
 
 run_newfile() { rnd 20000 >"$1/new" && fsyncw "$1/new"; }
 run_append() { rnd 30000 >>"$1/a" && fsyncw "$1/a"; }
@@ -40,12 +53,48 @@ run_xattr() {
 		setfattr -n user.note -v later "$1/old" && fsyncw "$1/old"
 }
 
+# Directories: the driver checkpoints when a directory, or a file whose
+# parent is not yet checkpointed, is fsync-ed (d3, d2/g): only files whose
+# directory is checkpointed roll forward (d2/h after that checkpoint, d1/*).
+# d1/big's direct node is allocated before d1/small's inode, and d1/e2 is
+# fsync-ed before d1/e1 though created after it: the recovery must keep
+# every inode number.  The hard link and d3/sub are not logged.
+run_dirs() {
+	mkdir "$1/d3" && rnd 4000 >"$1/d3/x" && fsyncw "$1/d3/x" "$1/d3" &&
+		mkdir "$1/d2" && rnd 3000 >"$1/d2/g" && fsyncw "$1/d2/g" &&
+		rnd 6000 >"$1/d2/h" && fsyncw "$1/d2/h" &&
+		rnd 9000 >"$1/d1/a" && fsyncw "$1/d1/a" &&
+		rnd 3900000 >"$1/d1/big" && rnd 100 >"$1/d1/small" &&
+		fsyncw "$1/d1/big" "$1/d1/small" &&
+		rnd 100 >"$1/d1/e1" && rnd 200 >"$1/d1/e2" && fsyncw "$1/d1/e2" "$1/d1/e1" &&
+		ln "$1/d1/a" "$1/d1/a2" && mkdir "$1/d3/sub" && rnd 10 >"$1/d3/sub/y"
+}
+# Xattr node replay: removals and additions in the inline area and the node.
+run_xnode() {
+	setfattr -x user.big1 "$1/p" && setfattr -n user.big3 -v "$(val 400 c)" "$1/p" &&
+		fsyncw "$1/p" && setfattr -x user.a "$1/q" && fsyncw "$1/q" &&
+		rnd 2000 >"$1/r" && setfattr -n user.r1 -v "$(val 500 d)" "$1/r" &&
+		setfattr -n user.r2 -v tiny "$1/r" && fsyncw "$1/r"
+}
+# A compressed file (its fsync checkpoints), then: overwrites past the
+# indirect-node boundary, a punched hole, a committed file truncated, an
+# inline file grown into blocks.
+run_changes() {
+	rnd 200000 >"$1/c.cz" && fsyncw "$1/c.cz" &&
+		dd if=/dev/urandom of="$1/m" bs=4096 seek=2000 count=8 conv=notrunc 2>/dev/null &&
+		dd if=/dev/urandom of="$1/m" bs=4096 seek=3800 count=2 conv=notrunc 2>/dev/null &&
+		fsyncw "$1/m" && fsyncw -p "$1/h" 40960 81920 &&
+		truncate -s 10000 "$1/t2" && fsyncw "$1/t2" &&
+		rnd 8000 >>"$1/s" && fsyncw "$1/s"
+}
+mopts() { [ "$1" = changes ] && echo ",compress_extension=cz"; }
+
 letters=abcdefghijklmnop
 i=1
 for s in $SCENARIOS; do
 	d=vd$(echo $letters | cut -c$i)
 	mkdir -p /mnt/$s
-	mount -t f2fs -o background_gc=off /dev/$d /mnt/$s || { echo "F2RF-FAIL mount $s"; exit 1; }
+	mount -t f2fs -o background_gc=off$(mopts $s) /dev/$d /mnt/$s || { echo "F2RF-FAIL mount $s"; exit 1; }
 	# no periodic checkpoint while the scenarios run
 	echo 100000 >/sys/fs/f2fs/$d/cp_interval 2>/dev/null
 	echo "baseline of $s" >/mnt/$s/keep

@@ -3,14 +3,21 @@
 # SCENARIOS order, the image as the power cut left it (mounted normally:
 # the driver rolls forward, tag A), then the copy our fsck -y recovered
 # (mounted -o ro,norecovery: tag B; then normally: tag N).  Prints
-# "TAG scenario md5 path user-xattrs" for every regular file, then
+# "TAG scenario md5 path ino= size= links= user-xattrs" for every regular
+# file, "TAG scenario dir path ino= links=" for every directory, then
 # "TAG scenario end".
-SCENARIOS="newfile append midwrite newdir many truncate unlinked inline indirect xattr"
+SCENARIOS="newfile append midwrite newdir many truncate unlinked inline indirect xattr dirs xnode changes"
 letters=abcdefghijklmnopqrstuvwxyz
 list() {
-	(cd "$3" && find . -type f | sort | while read -r f; do
-		xa=$(getfattr -d -m user "$f" 2>/dev/null | grep -v '^#' | grep . | sort | tr '\n' ' ')
-		echo "$1 $2 $(md5sum <"$f" | cut -d' ' -f1) $f $xa"
+	(cd "$3" && find . -mindepth 1 | sort | while read -r f; do
+		if [ -d "$f" ]; then
+			echo "$1 $2 dir $f $(stat -c 'ino=%i links=%h' "$f")"
+		elif [ -f "$f" ]; then
+			xa=$(getfattr -d -m user "$f" 2>/dev/null | grep -v '^#' | grep . | sort | tr '\n' ' ')
+			echo "$1 $2 $(md5sum <"$f" | cut -d' ' -f1) $f $(stat -c 'ino=%i size=%s links=%h' "$f") $xa"
+		else
+			echo "$1 $2 other $f $(stat -c 'ino=%i type=%F' "$f")"
+		fi
 	done)
 	echo "$1 $2 end"
 }
