@@ -11,6 +11,7 @@
 #include "inomap.h"
 #include "options.h"
 #include "readahead.h"
+#include "repair.h"
 #include "sbitmap.h"
 
 struct finding {
@@ -65,6 +66,15 @@ struct fsck_ctx {
 	/* read-ahead windows of the walk: node blocks, data (dentry) blocks */
 	struct ra_window ra_node, ra_data;
 
+	/* structural repairs recorded for pass_repair (repair.h) */
+	struct rep_act *acts;
+	unsigned nacts, cap_acts;
+	struct sbitmap nat_cleared;	/* NAT entries the repair frees */
+	struct { uint32_t nid, ino; } *nat_inos;	/* entries re-owned */
+	unsigned nnat_inos;
+	uint32_t lf_ino;		/* "lost+found" in the root, or 0 */
+	unsigned reconnected;		/* inodes to name in lost+found */
+
 };
 
 /* Phases, in order (see each file's opening comment). */
@@ -76,6 +86,7 @@ int pass_tree(struct fsck_ctx *ctx);
 int pass_nat_unreachable(struct fsck_ctx *ctx);
 int pass_sit_compare(struct fsck_ctx *ctx);
 int pass_counts(struct fsck_ctx *ctx);
+int pass_repair(struct fsck_ctx *ctx);
 int pass_quota(struct fsck_ctx *ctx);	/* pass_quota.c */
 
 /* Checkpoint counters for repair_cp_counters() (repair_cp.c). */

@@ -13,16 +13,17 @@
 #define INO_BAD		0x04	/* unreadable or failed its checks */
 #define INO_ORPHAN	0x08	/* on the checkpoint's orphan list */
 #define INO_SPECIAL	0x10	/* reached without a dentry (root, quota) */
+#define INO_RECON	0x20	/* unreachable, reconnected under lost+found */
 
 struct ino_rec {
 	uint32_t ino;
 	uint32_t found;		/* dentries naming it */
 	uint32_t links;		/* i_links on disk */
-	uint32_t subdirs : 24;	/* directories among its entries (saturates) */
-	uint32_t flags : 5;	/* INO_* */
+	uint32_t subdirs : 23;	/* directories among its entries (saturates) */
+	uint32_t flags : 6;	/* INO_* */
 	uint32_t ftype : 3;	/* enum f2_ftype from the mode */
 };
-#define INO_SUBDIRS_MAX	0xFFFFFFu
+#define INO_SUBDIRS_MAX	0x7FFFFFu
 
 struct inomap {
 	struct ino_rec *tab;

@@ -38,6 +38,7 @@ static const struct phase phases[] = {
 	{ "unreachable nodes", pass_nat_unreachable, 1 },
 	{ "SIT against the tree", pass_sit_compare, 1 },
 	{ "counters", pass_counts, 1 },
+	{ "repair", pass_repair, 1 },
 	{ "quota", pass_quota, 1 },
 };
 
@@ -89,6 +90,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 	ra_free(&ctx->ra_node);
 	ra_free(&ctx->ra_data);
 	problems_free(ctx);
+	rep_free(ctx);
 	if (ctx->fs)
 		f2_fs_close(ctx->fs);
 	if (ctx->rw)

@@ -15,6 +15,7 @@
 #include "f2/errors.h"
 #include "fsck.h"
 #include "problem.h"
+#include "repair.h"
 
 int pass_counts(struct fsck_ctx *ctx)
 {
@@ -23,14 +24,17 @@ int pass_counts(struct fsck_ctx *ctx)
 		f2_le64(cp->valid_block_count), f2_le32(cp->valid_node_count),
 		f2_le32(cp->valid_inode_count), f2_le32(cp->free_segment_count),
 	};
-	int fix = 0, err;
+	int fix = 0, err, structural;
 
-	if (ctx->sit_total_valid + ctx->reserved_found != ctx->blocks_found)
-		fix_problem(ctx, PR_CNT_SIT_TOTAL,
-			    "SIT: %llu valid blocks, found %llu (less %llu reserved)",
-			    (unsigned long long)ctx->sit_total_valid,
-			    (unsigned long long)(ctx->blocks_found - ctx->reserved_found),
-			    (unsigned long long)ctx->reserved_found);
+	if (ctx->sit_total_valid + ctx->reserved_found != ctx->blocks_found &&
+	    fix_problem(ctx, PR_CNT_SIT_TOTAL,
+			"SIT: %llu valid blocks, found %llu (less %llu reserved)",
+			(unsigned long long)ctx->sit_total_valid,
+			(unsigned long long)(ctx->blocks_found - ctx->reserved_found),
+			(unsigned long long)ctx->reserved_found))
+		rep_add(ctx, PR_CNT_SIT_TOTAL, RA_NOTE, 0, 0, 0, 0);
+	/* with structural repairs pending, their checkpoint carries the counters */
+	structural = ctx->nacts != 0;
 	if (ctx->errors_left)
 		ctx->no_repair = "other errors are left";
 	else if (ctx->cp_fallback)
@@ -63,6 +67,15 @@ int pass_counts(struct fsck_ctx *ctx)
 	ctx->no_repair = NULL;
 	if (!fix)
 		return 0;
+	if (structural) {
+		static const uint32_t codes[4] = { PR_CNT_VALID_BLOCKS, PR_CNT_VALID_NODES,
+						   PR_CNT_VALID_INODES, PR_CNT_FREE_SEGS };
+
+		for (int i = 0; i < 4; i++)
+			if (fix & (1 << i))
+				rep_add(ctx, codes[i], RA_NOTE, 0, 0, 0, 0);
+		return 0;
+	}
 	err = repair_cp_counters(ctx, &c);
 	if (err)
 		fprintf(ctx->out, "  writing the new checkpoint failed: %s\n", f2_strerror(err));

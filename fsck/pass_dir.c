@@ -15,6 +15,7 @@
 #include "f2/hash.h"
 #include "walk.h"
 #include "problem.h"
+#include "repair.h"
 
 #define HALF_DEPTH	(F2_MAX_DIR_HASH_DEPTH / 2)
 
@@ -63,6 +64,8 @@ static void check_slots(struct walk *w, const uint8_t *bitmap, const struct f2_d
 		snprintf(where, sizeof(where), "inline");
 	else
 		snprintf(where, sizeof(where), "block %llu", (unsigned long long)bidx);
+	if (placed && level + 1 > w->levels)
+		w->levels = level + 1;
 	for (uint32_t i = 0; i < nr;) {
 		const struct f2_dir_entry *d = &de[i];
 		uint32_t len, slots, ino, hash;
@@ -76,48 +79,65 @@ static void check_slots(struct walk *w, const uint8_t *bitmap, const struct f2_d
 		ino = f2_le32(d->ino);
 		slots = (len + F2_SLOT_LEN - 1) / F2_SLOT_LEN;
 		if (!len || len > F2_NAME_LEN || i + slots > nr) {
-			fix_problem(ctx, PR_DENT_NAMELEN,
-				    "dir ino %u, %s slot %u: name_len %u (ino %u)", w->ino, where, i,
-				    len, ino);
+			if (fix_problem(ctx, PR_DENT_NAMELEN,
+					"dir ino %u, %s slot %u: name_len %u (ino %u)", w->ino, where,
+					i, len, ino))
+				rep_add(ctx, PR_DENT_NAMELEN, RA_DENT_DROP, w->ino, 0, i, bidx);
 			i++;
 			continue;
 		}
 		for (uint32_t k = 1; k < slots; k++)
 			if (!f2_test_bit_lsb(bitmap, i + k)) {
-				fix_problem(ctx, PR_DENT_BITMAP,
-					    "dir ino %u, %s slot %u: name \"%.*s\" spans %u slots, "
-					    "slot %u is free in the bitmap", w->ino, where, i,
-					    (int)len, name, slots, i + k);
+				if (fix_problem(ctx, PR_DENT_BITMAP,
+						"dir ino %u, %s slot %u: name \"%.*s\" spans %u slots, "
+						"slot %u is free in the bitmap", w->ino, where, i,
+						(int)len, name, slots, i + k))
+					rep_add(ctx, PR_DENT_BITMAP, RA_DENT_BITS, w->ino, 0, i, bidx);
 				break;
 			}
 		hash = f2_le32(d->hash_code);
 		if (len == 1 && name[0] == '.') {
 			w->have_dot = 1;
-			if (ino != w->ino)
-				fix_problem(ctx, PR_DENT_DOT, "dir ino %u: \".\" is ino %u", w->ino, ino);
+			if (ino != w->ino &&
+			    fix_problem(ctx, PR_DENT_DOT, "dir ino %u: \".\" is ino %u", w->ino, ino))
+				rep_add(ctx, PR_DENT_DOT, RA_DENT_DOT, w->ino, 0, 0, 0);
 		} else if (len == 2 && name[0] == '.' && name[1] == '.') {
 			w->have_dotdot = 1;
 			w->dotdot = ino;
 		} else {
 			/* the kernel's lookup compares all 32 bits */
-			if (w->hash_ok && f2_dentry_hash(name, len) != hash)
-				fix_problem(ctx, PR_DENT_HASH,
-					    "dir ino %u, %s slot %u, name \"%.*s\": hash 0x%08x, "
-					    "expected 0x%08x", w->ino, where, i, (int)len, name, hash,
-					    f2_dentry_hash(name, len));
-			else if (placed && hash % nb != bucket)
-				fix_problem(ctx, PR_DENT_BUCKET,
-					    "dir ino %u, %s (level %u bucket %llu), name \"%.*s\": "
-					    "hash 0x%08x belongs in bucket %llu", w->ino, where, level,
-					    (unsigned long long)bucket, (int)len, name, hash,
-					    (unsigned long long)(hash % nb));
-			if (d->file_type == F2_FT_UNKNOWN || d->file_type >= F2_FT_MAX)
-				fix_problem(ctx, PR_DENT_FTYPE,
-					    "dir ino %u, name \"%.*s\": file type %u invalid", w->ino,
-					    (int)len, name, d->file_type);
-			else if (tree_dentry(w, ino, d->file_type, name, len) < 0)
+			int ft = d->file_type;
+
+			if (w->hash_ok && f2_dentry_hash(name, len) != hash) {
+				if (fix_problem(ctx, PR_DENT_HASH,
+						"dir ino %u, %s slot %u, name \"%.*s\": hash 0x%08x, "
+						"expected 0x%08x", w->ino, where, i, (int)len, name,
+						hash, f2_dentry_hash(name, len)))
+					rep_add(ctx, PR_DENT_HASH, RA_DENT_REHASH, w->ino, 0, i, bidx);
+			} else if (placed && hash % nb != bucket) {
+				if (fix_problem(ctx, PR_DENT_BUCKET,
+						"dir ino %u, %s (level %u bucket %llu), name \"%.*s\": "
+						"hash 0x%08x belongs in bucket %llu", w->ino, where,
+						level, (unsigned long long)bucket, (int)len, name, hash,
+						(unsigned long long)(hash % nb)))
+					rep_add(ctx, PR_DENT_BUCKET, RA_DENT_REHASH, w->ino, 0, i,
+						bidx);
+			}
+			w->bidx = bidx;
+			w->slot = i;
+			if (ft == F2_FT_UNKNOWN || ft >= F2_FT_MAX) {
+				/* fixed: the inode's walk then sets the type from its mode */
+				if (!fix_problem(ctx, PR_DENT_FTYPE,
+						 "dir ino %u, name \"%.*s\": file type %u invalid",
+						 w->ino, (int)len, name, d->file_type))
+					goto next;
+				rep_add(ctx, PR_DENT_FTYPE, RA_NOTE, 0, 0, 0, 0);
+				ft = F2_FT_UNKNOWN;
+			}
+			if (tree_dentry(w, ino, (uint8_t)ft, name, len) < 0)
 				return;
 		}
+next:
 		i += slots;
 	}
 }

@@ -12,10 +12,13 @@
  * not reach.  An unreachable inode is reported once; the other nodes of
  * an unreachable inode are not reported again.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include "f2/bitmap.h"
 #include "f2/errors.h"
 #include "fsck.h"
 #include "problem.h"
+#include "repair.h"
 
 struct nat_state {
 	struct fsck_ctx *ctx;
@@ -33,10 +36,11 @@ static void nat_bits_check(struct fsck_ctx *ctx, uint32_t blk, uint32_t valid)
 		valid++;	/* nid 0 counts as used, as the kernel counts it */
 	is_full = f2_test_bit_lsb(full, blk);
 	is_empty = f2_test_bit_lsb(empty, blk);
-	if (is_empty != (valid == 0) || is_full != (valid == F2_NAT_ENTRIES_PER_BLOCK))
-		fix_problem(ctx, PR_CP_NAT_BITS,
-			    "NAT block %u: %u entries in use, nat_bits say %s", blk, valid,
-			    is_empty ? "empty" : is_full ? "full" : "partly used");
+	if ((is_empty != (valid == 0) || is_full != (valid == F2_NAT_ENTRIES_PER_BLOCK)) &&
+	    fix_problem(ctx, PR_CP_NAT_BITS,
+			"NAT block %u: %u entries in use, nat_bits say %s", blk, valid,
+			is_empty ? "empty" : is_full ? "full" : "partly used"))
+		rep_add(ctx, PR_CP_NAT_BITS, RA_NAT_BITS, 0, 0, 0, 0);
 }
 
 /* Compare nat_bits for every block before `upto` (blocks with no entries
@@ -51,6 +55,69 @@ static void flush_blocks(struct nat_state *st, uint32_t upto)
 	}
 	for (; st->next_blk < upto; st->next_blk++)
 		nat_bits_check(st->ctx, st->next_blk, 0);
+}
+
+/* The owner ino the footer of node nid's block gives, when the footer
+ * names nid and a possible ino; else 0. */
+static uint32_t footer_owner(struct fsck_ctx *ctx, uint32_t nid, uint32_t blkaddr)
+{
+	uint8_t *buf = malloc(F2_BLKSIZE);
+	const struct f2_node *n = (const void *)buf;
+	uint32_t ino = 0;
+
+	if (buf && !f2_fs_read_block(ctx->fs, blkaddr, buf) && f2_le32(n->footer.nid) == nid) {
+		ino = f2_le32(n->footer.ino);
+		if (ino <= F2_META_INO || ino >= ctx->fs->max_nid)
+			ino = 0;
+	}
+	free(buf);
+	return ino;
+}
+
+struct dup_find {
+	uint32_t blkaddr, nid, found;
+};
+
+static int dup_one(void *arg, const struct f2_nat_info *ni)
+{
+	struct dup_find *d = arg;
+
+	if (ni->blkaddr == d->blkaddr && ni->nid != d->nid && ni->nid < d->nid) {
+		d->found = ni->nid;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * An accepted NAT_DUP_ADDR: ni names the block an earlier entry names.
+ * The block's footer says whose it is; every entry that is not its nid
+ * is freed (a node naming itself is kept whichever came first).
+ */
+static int dup_addr(struct fsck_ctx *ctx, const struct f2_nat_info *ni)
+{
+	struct dup_find d = { ni->blkaddr, ni->nid, 0 };
+	uint8_t *buf = malloc(F2_BLKSIZE);
+	const struct f2_node *n = (const void *)buf;
+	uint32_t owner = 0;
+	int err;
+
+	if (!buf)
+		return -12;
+	if (!f2_fs_read_block(ctx->fs, ni->blkaddr, buf))
+		owner = f2_le32(n->footer.nid);
+	free(buf);
+	if (f2_nat_iter(ctx->fs, dup_one, &d) < 0)
+		return -12;
+	if (owner != ni->nid)
+		return rep_nat_clear(ctx, PR_NAT_DUP_ADDR, ni->nid) ||
+		       (d.found && owner != d.found && rep_nat_clear(ctx, 0, d.found)) ? -12 : 0;
+	if (!d.found) {
+		problem_fixed(ctx, PR_NAT_DUP_ADDR, 0);	/* the other entry was not found */
+		return 0;
+	}
+	err = rep_nat_clear(ctx, PR_NAT_DUP_ADDR, d.found);
+	return err;
 }
 
 static int one_nat(void *arg, const struct f2_nat_info *ni)
@@ -85,31 +152,40 @@ static int one_nat(void *arg, const struct f2_nat_info *ni)
 		return 0;	/* a freed entry keeping its ino */
 	if (sbm_set(&ctx->nat_used, ni->nid) < 0)
 		return -12;
-	if (!ni->ino || ni->ino <= F2_META_INO || ni->ino >= fs->max_nid) {
-		fix_problem(ctx, PR_NAT_INO_RANGE, "nid %u: NAT ino %u out of range (3..%u)",
-			    ni->nid, ni->ino, fs->max_nid - 1);
-		return 0;
-	}
 	idx = main_idx(ctx, ni->blkaddr);
-	if (idx < 0) {
-		fix_problem(ctx, PR_NAT_ADDR_RANGE,
-			    "nid %u (ino %u): block address %u outside the main area [%u, %llu)",
-			    ni->nid, ni->ino, ni->blkaddr, fs->main_blkaddr,
-			    (unsigned long long)fs->main_blkaddr +
-			    (uint64_t)fs->main_segs * F2_BLKS_PER_SEG);
+	if (!ni->ino || ni->ino <= F2_META_INO || ni->ino >= fs->max_nid) {
+		uint32_t owner = idx < 0 ? 0 : footer_owner(ctx, ni->nid, ni->blkaddr);
+
+		if (fix_problem(ctx, PR_NAT_INO_RANGE, "nid %u: NAT ino %u out of range (3..%u)%s",
+				ni->nid, ni->ino, fs->max_nid - 1,
+				owner ? "; its node's footer names a valid owner" : ""))
+			return owner ? rep_nat_ino(ctx, PR_NAT_INO_RANGE, ni->nid, owner)
+				     : rep_nat_clear(ctx, PR_NAT_INO_RANGE, ni->nid);
 		return 0;
 	}
-	if (!sbm_test(&ctx->sit_valid, (uint64_t)idx))
-		fix_problem(ctx, PR_NAT_ADDR_NOT_VALID,
-			    "nid %u (ino %u): block address %u (segment %u) is free in the SIT",
-			    ni->nid, ni->ino, ni->blkaddr, f2_fs_segno(fs, ni->blkaddr));
+	if (idx < 0) {
+		if (fix_problem(ctx, PR_NAT_ADDR_RANGE,
+				"nid %u (ino %u): block address %u outside the main area [%u, %llu)",
+				ni->nid, ni->ino, ni->blkaddr, fs->main_blkaddr,
+				(unsigned long long)fs->main_blkaddr +
+				(uint64_t)fs->main_segs * F2_BLKS_PER_SEG))
+			return rep_nat_clear(ctx, PR_NAT_ADDR_RANGE, ni->nid);
+		return 0;
+	}
+	if (!sbm_test(&ctx->sit_valid, (uint64_t)idx) &&
+	    fix_problem(ctx, PR_NAT_ADDR_NOT_VALID,
+			"nid %u (ino %u): block address %u (segment %u) is free in the SIT",
+			ni->nid, ni->ino, ni->blkaddr, f2_fs_segno(fs, ni->blkaddr)) &&
+	    rep_add(ctx, PR_NAT_ADDR_NOT_VALID, RA_NOTE, 0, 0, 0, 0))
+		return -12;
 	switch (sbm_set(&ctx->nat_blocks, (uint64_t)idx)) {
 	case -1:
 		return -12;
 	case 1:
-		fix_problem(ctx, PR_NAT_DUP_ADDR,
-			    "nid %u (ino %u): block address %u is named by another NAT entry",
-			    ni->nid, ni->ino, ni->blkaddr);
+		if (fix_problem(ctx, PR_NAT_DUP_ADDR,
+				"nid %u (ino %u): block address %u is named by another NAT entry",
+				ni->nid, ni->ino, ni->blkaddr))
+			return dup_addr(ctx, ni);
 	}
 	return 0;
 }
@@ -143,22 +219,24 @@ int pass_nat_unreachable(struct fsck_ctx *ctx)
 	     nid = sbm_next(&ctx->nat_used, nid + 1)) {
 		struct f2_nat_info ni;
 
-		if (sbm_test(&ctx->nid_reached, nid))
+		int cleared = ctx->nat_cleared.nbits && sbm_test(&ctx->nat_cleared, nid);
+
+		if (sbm_test(&ctx->nid_reached, nid) || cleared)
 			continue;
 		if (f2_nat_lookup(fs, (uint32_t)nid, &ni))
 			continue;
-		if (ni.ino == nid) {
-			fix_problem(ctx, PR_NAT_UNREACHABLE_INODE,
-				    "ino %u (block address %u): no dentry leads to it", ni.ino,
-				    ni.blkaddr);
+		if (ni.ino == nid)
+			continue;	/* unreachable inodes: the tree phase */
+		/* a node of an unreachable inode left as it is: reported with its
+		 * inode (one freed by the repair frees its nodes too) */
+		if (sbm_test(&ctx->nat_used, ni.ino) && !sbm_test(&ctx->nid_reached, ni.ino) &&
+		    !(ctx->nat_cleared.nbits && sbm_test(&ctx->nat_cleared, ni.ino)))
 			continue;
-		}
-		/* a node of an unreachable inode: reported with its inode */
-		if (sbm_test(&ctx->nat_used, ni.ino) && !sbm_test(&ctx->nid_reached, ni.ino))
-			continue;
-		fix_problem(ctx, PR_NAT_UNREACHABLE_NODE,
-			    "nid %u (ino %u, block address %u): no node of the inode points to it",
-			    (uint32_t)nid, ni.ino, ni.blkaddr);
+		if (fix_problem(ctx, PR_NAT_UNREACHABLE_NODE,
+				"nid %u (ino %u, block address %u): no node of the inode points to it",
+				(uint32_t)nid, ni.ino, ni.blkaddr) &&
+		    rep_nat_clear(ctx, PR_NAT_UNREACHABLE_NODE, (uint32_t)nid))
+			return -ENOMEM;
 	}
 	return 0;
 }

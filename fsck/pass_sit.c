@@ -19,6 +19,7 @@
 #include "f2/errors.h"
 #include "fsck.h"
 #include "problem.h"
+#include "repair.h"
 
 struct sit_state {
 	struct fsck_ctx *ctx;
@@ -52,11 +53,14 @@ static int one_seg(void *arg, const struct f2_sit_info *si)
 	if (!si->vblocks && !memcmp(si->valid_map, zero, sizeof(zero)))
 		goto curseg;
 	n = popcount_map(si->valid_map);
-	if (n != si->vblocks)
-		fix_problem(ctx, PR_SIT_VBLOCKS, "segment %u: valid count %u, bitmap has %d%s",
-			    si->segno, si->vblocks, n, si->in_journal ? " (SIT journal)" : "");
-	if (si->type >= F2_NR_CURSEG)
-		fix_problem(ctx, PR_SIT_TYPE, "segment %u: type %u (valid 0..5)", si->segno, si->type);
+	/* SIT problems are repaired by the rebuild from the walk (pass_repair) */
+	if (n != si->vblocks &&
+	    fix_problem(ctx, PR_SIT_VBLOCKS, "segment %u: valid count %u, bitmap has %d%s",
+			si->segno, si->vblocks, n, si->in_journal ? " (SIT journal)" : ""))
+		rep_add(ctx, PR_SIT_VBLOCKS, RA_NOTE, 0, 0, 0, 0);
+	if (si->type >= F2_NR_CURSEG &&
+	    fix_problem(ctx, PR_SIT_TYPE, "segment %u: type %u (valid 0..5)", si->segno, si->type))
+		rep_add(ctx, PR_SIT_TYPE, RA_NOTE, 0, 0, 0, 0);
 	ctx->sit_total_valid += si->vblocks;
 	for (uint32_t b = 0; b < F2_BLKS_PER_SEG; b++)
 		if (f2_test_bit_msb(si->valid_map, b) && sbm_set(&ctx->sit_valid, base + b) < 0)
@@ -64,15 +68,17 @@ static int one_seg(void *arg, const struct f2_sit_info *si)
 curseg:
 	if (c < 0)
 		return 0;
-	if (si->type != c)
-		fix_problem(ctx, PR_SIT_CURSEG_TYPE, "segment %u: current segment of log %d has type %u",
-			    si->segno, c, si->type);
+	if (si->type != c &&
+	    fix_problem(ctx, PR_SIT_CURSEG_TYPE, "segment %u: current segment of log %d has "
+			"type %u", si->segno, c, si->type))
+		rep_add(ctx, PR_SIT_CURSEG_TYPE, RA_NOTE, 0, 0, 0, 0);
 	if (fs->curseg[c].alloc_type == F2_LFS) {
 		for (uint32_t b = fs->curseg[c].blkoff; b < F2_BLKS_PER_SEG; b++)
 			if (f2_test_bit_msb(si->valid_map, b)) {
-				fix_problem(ctx, PR_SIT_PAST_CURSEG,
+				if (fix_problem(ctx, PR_SIT_PAST_CURSEG,
 					    "segment %u (log %d): block %u valid past the write "
-					    "pointer %u", si->segno, c, b, fs->curseg[c].blkoff);
+					    "pointer %u", si->segno, c, b, fs->curseg[c].blkoff))
+					rep_add(ctx, PR_SIT_PAST_CURSEG, RA_NOTE, 0, 0, 0, 0);
 				break;
 			}
 	}
@@ -118,10 +124,11 @@ int pass_sit_compare(struct fsck_ctx *ctx)
 				first = i;
 		}
 		if (n)
-			fix_problem(ctx, PR_SIT_UNREACHABLE,
+			if (fix_problem(ctx, PR_SIT_UNREACHABLE,
 				    "segment %u: %u block(s) valid in the SIT but unreachable, "
 				    "first at block address %llu", segno, n,
-				    (unsigned long long)(fs->main_blkaddr + first));
+				    (unsigned long long)(fs->main_blkaddr + first)))
+				rep_add(ctx, PR_SIT_UNREACHABLE, RA_NOTE, 0, 0, 0, 0);
 	}
 	return 0;
 }

@@ -25,9 +25,21 @@
 #include "f2/errors.h"
 #include "walk.h"
 #include "problem.h"
+#include "repair.h"
 
 #define XATTR_NODE_OFS	(0xFFFFFFFFu >> F2_FOOTER_OFFSET_SHIFT)
 #define NODE_DIND_OFS	(5u + 2 * F2_ADDRS_PER_BLOCK)	/* 2041 */
+#define NO_PTR		UINT32_MAX	/* load_node: no node points to it (an inode) */
+#define W_INID(i)	((uint32_t)(offsetof(struct f2_inode, i_nid) / 4) + (uint32_t)(i))
+#define W_XNID		((uint32_t)(offsetof(struct f2_inode, i_xattr_nid) / 4))
+#define W_IADDR		((uint32_t)(offsetof(struct f2_inode, i_addr) / 4))
+
+/* Where a pointer being followed sits: word `word` of node `nid` (node
+ * offset `ofs`) of the inode walked; NO_PTR for an inode named by a
+ * dentry. */
+struct ptr {
+	uint32_t nid, ofs, word;
+};
 
 static uint8_t ftype_of(uint16_t mode)
 {
@@ -61,12 +73,26 @@ void ssa_free(struct fsck_ctx *ctx)
 	ctx->ssa_blk = NULL;
 }
 
+/* An accepted fix that writes a block again: a node (nid at node offset
+ * ofs) is rewritten, a data block (file block fofs) moved; compressed
+ * clusters are not moved by this version. */
+static void rep_move(struct walk *w, uint32_t code, int is_node, uint32_t nid, uint32_t ofs,
+		     uint64_t fofs)
+{
+	if (is_node)
+		rep_add(w->ctx, code, RA_NODE_REWRITE, nid, w->ino, 0, ofs);
+	else if (w->ir->cluster_blocks)
+		problem_fixed(w->ctx, code, 0);
+	else
+		rep_add(w->ctx, code, RA_DATA_MOVE, w->ino, 0, (uint32_t)w->is_dir, fofs);
+}
+
 /*
  * Claim blkaddr for the walk: a node block of nid (is_node) or a data
  * block at ofs_in_node of direct node nid.  0 when the block is usable.
  */
 static int claim(struct walk *w, uint32_t blkaddr, int is_node, uint32_t nid, uint32_t ofs,
-		 uint64_t fofs)
+		 uint64_t fofs, uint32_t word)
 {
 	struct fsck_ctx *ctx = w->ctx;
 	int64_t idx = main_idx(ctx, blkaddr);
@@ -77,9 +103,11 @@ static int claim(struct walk *w, uint32_t blkaddr, int is_node, uint32_t nid, ui
 	if (idx < 0) {
 		if (is_node)
 			return -1;	/* the NAT phase reported it */
-		fix_problem(ctx, PR_DATA_ADDR_RANGE,
-			    "ino %u: file block %llu at block address %u (nid %u slot %u) outside "
-			    "the main area", w->ino, (unsigned long long)fofs, blkaddr, nid, ofs);
+		if (fix_problem(ctx, PR_DATA_ADDR_RANGE,
+				"ino %u: file block %llu at block address %u (nid %u slot %u) "
+				"outside the main area", w->ino, (unsigned long long)fofs, blkaddr,
+				nid, ofs))
+			rep_add(ctx, PR_DATA_ADDR_RANGE, RA_NODE_WORD, nid, w->ino, word, w->nofs);
 		return -1;
 	}
 	switch (sbm_set(&ctx->blk_claimed, (uint64_t)idx)) {
@@ -87,28 +115,30 @@ static int claim(struct walk *w, uint32_t blkaddr, int is_node, uint32_t nid, ui
 		return -ENOMEM;
 	case 1:
 		if (is_node)
-			fix_problem(ctx, PR_NODE_DUP_BLOCK,
-				    "ino %u: nid %u at block address %u, already claimed",
-				    w->ino, nid, blkaddr);
-		else
-			fix_problem(ctx, PR_DATA_DUP_BLOCK,
-				    "ino %u: file block %llu at block address %u, already claimed",
-				    w->ino, (unsigned long long)fofs, blkaddr);
+			return fix_problem(ctx, PR_NODE_DUP_BLOCK,
+					   "ino %u: nid %u at block address %u, already claimed",
+					   w->ino, nid, blkaddr) ? -2 : -1;
+		if (fix_problem(ctx, PR_DATA_DUP_BLOCK,
+				"ino %u: file block %llu at block address %u, already claimed",
+				w->ino, (unsigned long long)fofs, blkaddr))
+			rep_add(ctx, PR_DATA_DUP_BLOCK, RA_NODE_WORD, nid, w->ino, word, w->nofs);
 		return -1;
 	}
 	segno = f2_fs_segno(ctx->fs, blkaddr);
 	if (!sbm_test(&ctx->sit_valid, (uint64_t)idx)) {
-		if (!is_node)	/* node blocks: reported by the NAT phase */
-			fix_problem(ctx, PR_DATA_NOT_VALID,
-				    "ino %u: file block %llu at block address %u (segment %u) is "
-				    "free in the SIT", w->ino, (unsigned long long)fofs, blkaddr,
-				    segno);
+		if (!is_node &&	/* node blocks: reported by the NAT phase */
+		    fix_problem(ctx, PR_DATA_NOT_VALID,
+				"ino %u: file block %llu at block address %u (segment %u) is "
+				"free in the SIT", w->ino, (unsigned long long)fofs, blkaddr,
+				segno))
+			rep_add(ctx, PR_DATA_NOT_VALID, RA_NOTE, 0, 0, 0, 0);
 	}
 	type = ctx->seg_type[segno];
-	if (is_node != (type >= F2_CURSEG_HOT_NODE) && type < F2_NR_CURSEG)
-		fix_problem(ctx, PR_NODE_SEG_TYPE,
-			    "ino %u: %s block at block address %u in segment %u of type %u",
-			    w->ino, is_node ? "node" : "data", blkaddr, segno, type);
+	if (is_node != (type >= F2_CURSEG_HOT_NODE) && type < F2_NR_CURSEG &&
+	    fix_problem(ctx, PR_NODE_SEG_TYPE,
+			"ino %u: %s block at block address %u in segment %u of type %u",
+			w->ino, is_node ? "node" : "data", blkaddr, segno, type))
+		rep_move(w, PR_NODE_SEG_TYPE, is_node, nid, ofs, fofs);
 	s = ssa_entry(ctx, blkaddr);
 	if (is_node) {
 		int c = f2_curseg_of(ctx->fs, segno);
@@ -119,54 +149,96 @@ static int claim(struct walk *w, uint32_t blkaddr, int is_node, uint32_t nid, ui
 		if (c >= F2_CURSEG_HOT_NODE && !ctx->fs->curseg[c].have_sum)
 			s = NULL;
 	}
-	if (s && is_node && f2_le32(s->nid) != nid)
-		fix_problem(ctx, PR_SSA_NODE, "block address %u: SSA names nid %u, it holds nid %u",
-			    blkaddr, f2_le32(s->nid), nid);
-	if (s && !is_node && (f2_le32(s->nid) != nid || f2_le16(s->ofs_in_node) != ofs))
-		fix_problem(ctx, PR_SSA_DATA,
-			    "block address %u: SSA names nid %u slot %u, it is ino %u's file "
-			    "block %llu in nid %u slot %u", blkaddr, f2_le32(s->nid),
-			    f2_le16(s->ofs_in_node), w->ino, (unsigned long long)fofs, nid, ofs);
+	if (s && is_node && f2_le32(s->nid) != nid &&
+	    fix_problem(ctx, PR_SSA_NODE, "block address %u: SSA names nid %u, it holds nid %u",
+			blkaddr, f2_le32(s->nid), nid))
+		rep_move(w, PR_SSA_NODE, 1, nid, ofs, 0);
+	if (s && !is_node && (f2_le32(s->nid) != nid || f2_le16(s->ofs_in_node) != ofs) &&
+	    fix_problem(ctx, PR_SSA_DATA,
+			"block address %u: SSA names nid %u slot %u, it is ino %u's file "
+			"block %llu in nid %u slot %u", blkaddr, f2_le32(s->nid),
+			f2_le16(s->ofs_in_node), w->ino, (unsigned long long)fofs, nid, ofs))
+		rep_move(w, PR_SSA_DATA, 0, nid, ofs, fofs);
 	ctx->blocks_found++;
 	return 0;
 }
 
-/* Read node nid of w's inode expected at node offset ofs into buf. */
-static int load_node(struct walk *w, uint32_t nid, uint32_t ofs, uint8_t *buf, const char *what)
+/* An accepted fix "clear the pointer" of problem code: the word at p, or
+ * for an inode named by a dentry (no pointer) that dentry; node nid (when
+ * set) then belongs to nothing and its NAT entry is freed. */
+static void clear_ptr(struct walk *w, uint32_t code, const struct ptr *p, uint32_t nid,
+		      uint32_t parent)
+{
+	struct fsck_ctx *ctx = w->ctx;
+
+	if (p->word != NO_PTR)
+		rep_add(ctx, code, RA_NODE_WORD, p->nid, w->ino, p->word, p->ofs);
+	else if (parent)
+		rep_add(ctx, code, RA_DENT_DROP_INO, parent, w->ino, 0, 0);
+	else
+		problem_fixed(ctx, code, 0);	/* a root: nothing names it */
+	if (nid)
+		rep_nat_clear(ctx, 0, nid);
+}
+
+/* Undo the claim of node nid's block (the walk keeps it out). */
+static void unclaim_node(struct walk *w, uint32_t blkaddr)
+{
+	int64_t idx = main_idx(w->ctx, blkaddr);
+
+	if (idx >= 0)
+		sbm_clear(&w->ctx->blk_claimed, (uint64_t)idx);
+	w->nodes--;
+	w->ctx->nodes_found--;
+	w->ctx->blocks_found--;
+}
+
+/* Read node nid of w's inode expected at node offset ofs into buf; p is
+ * the pointer followed, parent the directory of an inode (for repairs). */
+static int load_node(struct walk *w, uint32_t nid, uint32_t ofs, uint8_t *buf, const char *what,
+		     const struct ptr *p, uint32_t parent)
 {
 	struct fsck_ctx *ctx = w->ctx;
 	struct f2_fs *fs = ctx->fs;
 	const struct f2_node *n = (const void *)buf;
 	struct f2_nat_info ni;
+	int err;
 
 	if (nid <= F2_META_INO || nid >= fs->max_nid) {
-		fix_problem(ctx, PR_NODE_NID_RANGE, "ino %u: %s nid %u out of range (3..%u)",
-			    w->ino, what, nid, fs->max_nid - 1);
+		if (fix_problem(ctx, PR_NODE_NID_RANGE, "ino %u: %s nid %u out of range (3..%u)",
+				w->ino, what, nid, fs->max_nid - 1))
+			clear_ptr(w, PR_NODE_NID_RANGE, p, 0, parent);
 		return -1;
 	}
-	if (f2_nat_lookup(fs, nid, &ni)) {
+	if (fsck_nat(ctx, nid, &ni)) {
 		fix_problem(ctx, PR_NODE_READ, "ino %u: %s nid %u: %s", w->ino, what, nid, fs->why);
 		return -1;
 	}
 	if (ni.blkaddr == F2_NULL_ADDR) {
-		fix_problem(ctx, PR_NODE_NID_FREE, "ino %u: %s nid %u is free in the NAT", w->ino,
-			    what, nid);
+		if (fix_problem(ctx, PR_NODE_NID_FREE, "ino %u: %s nid %u is free in the NAT",
+				w->ino, what, nid))
+			clear_ptr(w, PR_NODE_NID_FREE, p, 0, parent);
 		return -1;
 	}
 	if (ni.ino != w->ino) {
-		fix_problem(ctx, PR_NODE_OWNER, "ino %u: %s nid %u belongs to ino %u in the NAT",
-			    w->ino, what, nid, ni.ino);
+		if (fix_problem(ctx, PR_NODE_OWNER, "ino %u: %s nid %u belongs to ino %u in the NAT",
+				w->ino, what, nid, ni.ino))
+			clear_ptr(w, PR_NODE_OWNER, p, 0, parent);
 		return -1;
 	}
 	switch (sbm_set(&ctx->nid_reached, nid)) {
 	case -1:
 		return -ENOMEM;
 	case 1:
-		fix_problem(ctx, PR_NODE_DUP_NID, "ino %u: %s nid %u reached a second time",
-			    w->ino, what, nid);
+		if (fix_problem(ctx, PR_NODE_DUP_NID, "ino %u: %s nid %u reached a second time",
+				w->ino, what, nid))
+			clear_ptr(w, PR_NODE_DUP_NID, p, 0, parent);
 		return -1;
 	}
-	if (claim(w, ni.blkaddr, 1, nid, 0, 0))
+	err = claim(w, ni.blkaddr, 1, nid, ofs, 0, 0);
+	if (err == -2)	/* accepted NODE_DUP_BLOCK: the pointer goes */
+		clear_ptr(w, PR_NODE_DUP_BLOCK, p, nid, parent);
+	if (err)
 		return -1;
 	w->nodes++;
 	ctx->nodes_found++;
@@ -176,18 +248,29 @@ static int load_node(struct walk *w, uint32_t nid, uint32_t ofs, uint8_t *buf, c
 	}
 	if (f2_le32(n->footer.nid) != nid || f2_le32(n->footer.ino) != w->ino ||
 	    f2_node_ofs(n) != ofs) {
-		fix_problem(ctx, PR_NODE_FOOTER,
-			    "ino %u: %s nid %u at block address %u: footer says nid %u ino %u "
-			    "offset %u, expected nid %u ino %u offset %u", w->ino, what, nid,
-			    ni.blkaddr, f2_le32(n->footer.nid), f2_le32(n->footer.ino),
-			    f2_node_ofs(n), nid, w->ino, ofs);
+		if (!fix_problem(ctx, PR_NODE_FOOTER,
+				 "ino %u: %s nid %u at block address %u: footer says nid %u ino %u "
+				 "offset %u, expected nid %u ino %u offset %u", w->ino, what, nid,
+				 ni.blkaddr, f2_le32(n->footer.nid), f2_le32(n->footer.ino),
+				 f2_node_ofs(n), nid, w->ino, ofs))
+			return -1;
+		/* the block names the node the NAT and the tree expect: only the
+		 * footer's owner or offset is wrong, so the node is kept and its
+		 * footer set; anything else is not this node */
+		if (f2_le32(n->footer.nid) == nid) {
+			rep_add(ctx, PR_NODE_FOOTER, RA_NODE_REWRITE, nid, w->ino, 0, ofs);
+			return 0;
+		}
+		unclaim_node(w, ni.blkaddr);
+		clear_ptr(w, PR_NODE_FOOTER, p, nid, parent);
 		return -1;
 	}
 	return 0;
 }
 
 /* The data addresses of one node (the inode or a direct node). */
-static int walk_addrs(struct walk *w, const void *area, uint32_t n, uint32_t nid, uint64_t fofs)
+static int walk_addrs(struct walk *w, const void *area, uint32_t n, uint32_t nid, uint64_t fofs,
+		      uint32_t wbase)
 {
 	const le32 *addrs = area;	/* 4-byte aligned in a block buffer */
 	int compressed = w->ir->cluster_blocks != 0;
@@ -206,7 +289,7 @@ static int walk_addrs(struct walk *w, const void *area, uint32_t n, uint32_t nid
 			w->ctx->reserved_found++;
 			continue;
 		}
-		err = claim(w, a, 0, nid, k, fofs + k);
+		err = claim(w, a, 0, nid, k, fofs + k, wbase + k);
 		if (err == -ENOMEM)
 			return err;
 		if (err)
@@ -224,33 +307,38 @@ static int walk_addrs(struct walk *w, const void *area, uint32_t n, uint32_t nid
 	return 0;
 }
 
-static int walk_direct(struct walk *w, uint32_t nid, uint32_t ofs, uint64_t fofs, const char *what)
+static int walk_direct(struct walk *w, uint32_t nid, uint32_t ofs, uint64_t fofs, const char *what,
+		       const struct ptr *p)
 {
-	int err = load_node(w, nid, ofs, w->node[0], what);
+	int err = load_node(w, nid, ofs, w->node[0], what, p, 0);
 
 	if (err)
 		return err == -ENOMEM ? err : 0;
-	return walk_addrs(w, w->node[0], w->adb, nid, fofs);
+	w->nofs = ofs;
+	return walk_addrs(w, w->node[0], w->adb, nid, fofs, 0);
 }
 
 /* An indirect node at ofs: its children are direct nodes at ofs+1+i. */
-static int walk_indirect(struct walk *w, uint32_t nid, uint32_t ofs, uint64_t fofs, int level)
+static int walk_indirect(struct walk *w, uint32_t nid, uint32_t ofs, uint64_t fofs, int level,
+			 const struct ptr *p)
 {
 	uint8_t *buf = w->node[level];
-	int err = load_node(w, nid, ofs, buf, level == 1 ? "indirect" : "double indirect");
+	int err = load_node(w, nid, ofs, buf, level == 1 ? "indirect" : "double indirect", p, 0);
 
 	if (err)
 		return err == -ENOMEM ? err : 0;
 	for (uint32_t i = 0; i < F2_NIDS_PER_BLOCK; i++) {
 		uint32_t c = f2_le32(((const struct f2_node *)buf)->in.nid[i]);
+		struct ptr cp = { nid, ofs, i };
 
 		if (!c)
 			continue;
 		if (level == 1)
-			err = walk_direct(w, c, ofs + 1 + i, fofs + (uint64_t)i * w->adb, "direct");
+			err = walk_direct(w, c, ofs + 1 + i, fofs + (uint64_t)i * w->adb, "direct",
+					  &cp);
 		else
 			err = walk_indirect(w, c, ofs + 1 + i * (F2_NIDS_PER_BLOCK + 1),
-					    fofs + (uint64_t)i * F2_NIDS_PER_BLOCK * w->adb, 1);
+					    fofs + (uint64_t)i * F2_NIDS_PER_BLOCK * w->adb, 1, &cp);
 		if (err)
 			return err;
 	}
@@ -259,7 +347,8 @@ static int walk_indirect(struct walk *w, uint32_t nid, uint32_t ofs, uint64_t fo
 
 static int walk_xattr(struct walk *w, uint32_t xnid)
 {
-	int err = load_node(w, xnid, XATTR_NODE_OFS, w->node[0], "xattr");
+	struct ptr p = { w->ino, 0, W_XNID };
+	int err = load_node(w, xnid, XATTR_NODE_OFS, w->node[0], "xattr", &p, 0);
 
 	return err == -ENOMEM ? err : 0;
 }
@@ -279,6 +368,11 @@ static int push(struct walk *w, uint32_t ino, uint32_t parent, uint8_t ftype, ui
 	return 0;
 }
 
+static void drop_dentry(struct walk *w, uint32_t code)
+{
+	rep_add(w->ctx, code, RA_DENT_DROP, w->ino, 0, w->slot, w->bidx);
+}
+
 int tree_dentry(struct walk *w, uint32_t ino, uint8_t ftype, const uint8_t *name, uint32_t len)
 {
 	struct fsck_ctx *ctx = w->ctx;
@@ -287,32 +381,84 @@ int tree_dentry(struct walk *w, uint32_t ino, uint8_t ftype, const uint8_t *name
 	int created;
 
 	if (ino <= F2_META_INO || ino >= ctx->fs->max_nid) {
-		fix_problem(ctx, PR_DENT_INO_RANGE, "dir ino %u, name \"%.*s\": ino %u out of range",
-			    w->ino, (int)len, name, ino);
+		if (fix_problem(ctx, PR_DENT_INO_RANGE,
+				"dir ino %u, name \"%.*s\": ino %u out of range", w->ino, (int)len,
+				name, ino))
+			drop_dentry(w, PR_DENT_INO_RANGE);
 		return 0;
 	}
-	if (f2_nat_lookup(ctx->fs, ino, &ni) || ni.blkaddr == F2_NULL_ADDR) {
-		fix_problem(ctx, PR_DENT_INO_FREE, "dir ino %u, name \"%.*s\": ino %u is free",
-			    w->ino, (int)len, name, ino);
+	if (fsck_nat(ctx, ino, &ni) || ni.blkaddr == F2_NULL_ADDR) {
+		if (fix_problem(ctx, PR_DENT_INO_FREE, "dir ino %u, name \"%.*s\": ino %u is free",
+				w->ino, (int)len, name, ino))
+			drop_dentry(w, PR_DENT_INO_FREE);
 		return 0;
 	}
 	if (ni.ino != ino) {
-		fix_problem(ctx, PR_DENT_NOT_INODE,
-			    "dir ino %u, name \"%.*s\": nid %u is a node of ino %u, not an inode",
-			    w->ino, (int)len, name, ino, ni.ino);
+		if (fix_problem(ctx, PR_DENT_NOT_INODE,
+				"dir ino %u, name \"%.*s\": nid %u is a node of ino %u, not an inode",
+				w->ino, (int)len, name, ino, ni.ino))
+			drop_dentry(w, PR_DENT_NOT_INODE);
 		return 0;
 	}
 	r = inomap_get(&ctx->inodes, ino, &created);
 	if (!r)
 		return -ENOMEM;
+	if (!created && ((r->flags & INO_WALKED) ? (r->flags & INO_DIR) : ftype == F2_FT_DIR)) {
+		/* a directory has one name: this one is extra (the walk met the
+		 * other first, and took its parent from it) */
+		if (fix_problem(ctx, PR_DIR_MULTI_LINK,
+				"dir ino %u, name \"%.*s\": directory ino %u is already named "
+				"elsewhere", w->ino, (int)len, name, ino)) {
+			drop_dentry(w, PR_DIR_MULTI_LINK);
+			return 0;
+		}
+	}
 	r->found++;
-	if ((r->flags & INO_WALKED) && r->ftype != ftype)
-		fix_problem(ctx, PR_DENT_FTYPE,
-			    "dir ino %u, name \"%.*s\": file type %u, ino %u has type %u", w->ino,
-			    (int)len, name, ftype, ino, r->ftype);
+	if ((r->flags & INO_WALKED) && r->ftype != ftype &&
+	    fix_problem(ctx, PR_DENT_FTYPE,
+			"dir ino %u, name \"%.*s\": file type %u, ino %u has type %u", w->ino,
+			(int)len, name, ftype, ino, r->ftype))
+		rep_add(ctx, PR_DENT_FTYPE, RA_DENT_FTYPE, w->ino, ino, r->ftype, 0);
+	if (w->ino == f2_le32(ctx->fs->sb.root_ino) && ftype == F2_FT_DIR && len == 10 &&
+	    !memcmp(name, "lost+found", 10))
+		ctx->lf_ino = ino;
 	if (created)
 		return push(w, ino, w->ino, ftype, 0);
 	return 0;
+}
+
+/* A damaged inode named by a dentry, for an accepted DENT_BAD_INODE: its
+ * dentry goes, its NAT entry is freed and its block is not claimed. */
+static void drop_inode(struct walk *w, const struct work *wk)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct f2_nat_info ni;
+
+	if (!fsck_nat(ctx, wk->ino, &ni))
+		unclaim_node(w, ni.blkaddr);
+	rep_add(ctx, PR_DENT_BAD_INODE, RA_DENT_DROP_INO, wk->parent, wk->ino, 0, 0);
+	rep_nat_clear(ctx, 0, wk->ino);
+}
+
+/* A damaged inode whose only fault is a mode without a file type: the
+ * type its dentry gives is taken (permissions kept, or 0644/0755/0777). */
+static int mode_from_dentry(struct fsck_ctx *ctx, struct f2_inode_ref *ir, const struct work *wk)
+{
+	static const uint16_t fmt[F2_FT_MAX] = { 0, 0100000, 0040000, 0020000, 0060000, 0010000,
+						 0140000, 0120000 };
+	uint16_t mode = f2_le16(ir->node.i.i_mode), perm;
+
+	if (wk->special || (mode & 0170000) || wk->ftype == F2_FT_UNKNOWN || wk->ftype >= F2_FT_MAX)
+		return -1;
+	perm = mode & 07777;
+	if (!perm)
+		perm = wk->ftype == F2_FT_DIR ? 0755 : wk->ftype == F2_FT_SYMLINK ? 0777 : 0644;
+	f2_set_le16(ir->node.i.i_mode, (uint16_t)(fmt[wk->ftype] | perm));
+	if (f2_inode_parse(ctx->fs, wk->ino, &ir->node, ir)) {
+		f2_set_le16(ir->node.i.i_mode, mode);
+		return -1;
+	}
+	return fmt[wk->ftype] | perm;
 }
 
 /* Walk one inode taken from the work list. */
@@ -322,7 +468,9 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 	struct f2_inode_ref *ir = w->ir;
 	const struct f2_inode *in = &ir->node.i;
 	struct ino_rec *r = inomap_get(&ctx->inodes, wk->ino, NULL);
+	static const struct ptr noptr = { 0, 0, NO_PTR };
 	uint64_t fofs, iblocks;
+	int fix_depth = 0;
 	uint32_t xnid, namelen;
 	int err, is_inline;
 
@@ -331,24 +479,40 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 	if (r->flags & INO_WALKED)
 		return 0;
 	r->flags |= INO_WALKED;
-	if (wk->special)
+	if (wk->special == 1)
 		r->flags |= INO_SPECIAL;
 	w->ino = wk->ino;
 	w->nodes = w->blocks = 0;
 	w->have_dot = w->have_dotdot = 0;
 	w->dotdot = 0;
-	err = load_node(w, wk->ino, 0, (uint8_t *)&ir->node, "inode");
+	w->levels = 0;
+	w->nofs = 0;
+	err = load_node(w, wk->ino, 0, (uint8_t *)&ir->node, "inode", &noptr,
+			wk->special ? 0 : wk->parent);
 	if (err) {
 		r->flags |= INO_BAD;
 		return err == -ENOMEM ? err : 0;
 	}
 	if (f2_inode_parse(fs, wk->ino, &ir->node, ir)) {
-		r->flags |= INO_BAD;
-		if (wk->special)
+		int mode;
+
+		if (wk->special) {
 			fix_problem(ctx, PR_INODE_BAD, "%s", fs->why);
-		else
-			fix_problem(ctx, PR_DENT_BAD_INODE, "dir ino %u: %s", wk->parent, fs->why);
-		return 0;
+			r->flags |= INO_BAD;
+			return 0;
+		}
+		if (!fix_problem(ctx, PR_DENT_BAD_INODE, "dir ino %u: %s", wk->parent, fs->why)) {
+			r->flags |= INO_BAD;
+			return 0;
+		}
+		mode = mode_from_dentry(ctx, ir, wk);
+		if (mode < 0) {
+			/* the dentry goes, and the inode with it */
+			r->flags |= INO_BAD;
+			drop_inode(w, wk);
+			return 0;
+		}
+		rep_add(ctx, PR_DENT_BAD_INODE, RA_INODE_MODE, wk->ino, (uint32_t)mode, 0, 0);
 	}
 	ctx->inodes_found++;
 	r->links = f2_le32(in->i_links);
@@ -356,19 +520,31 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 	w->is_dir = S_ISDIR(ir->mode);
 	if (w->is_dir)
 		r->flags |= INO_DIR;
-	if (!wk->special && wk->ftype != r->ftype)
-		fix_problem(ctx, PR_DENT_FTYPE, "dir ino %u: dentry file type %u, ino %u has type %u",
-			    wk->parent, wk->ftype, wk->ino, r->ftype);
-	if (ir->csum_ok == 0)
-		fix_problem(ctx, PR_INODE_CSUM, "ino %u: inode checksum 0x%08x does not match",
-			    wk->ino, f2_le32(in->i_inode_checksum));
+	if (wk->special == 2) {
+		/* reconnected: its name in lost+found counts as a link */
+		r->flags |= INO_RECON;
+		r->found++;
+		ctx->reconnected++;
+		rep_add(ctx, PR_NAT_UNREACHABLE_INODE, RA_RECONNECT, wk->ino, 0, r->ftype, 0);
+	} else if (!wk->special && wk->ftype != r->ftype &&
+		   fix_problem(ctx, PR_DENT_FTYPE,
+			       "dir ino %u: dentry file type %u, ino %u has type %u", wk->parent,
+			       wk->ftype, wk->ino, r->ftype)) {
+		rep_add(ctx, PR_DENT_FTYPE, RA_DENT_FTYPE, wk->parent, wk->ino, r->ftype, 0);
+	}
+	if (ir->csum_ok == 0 &&
+	    fix_problem(ctx, PR_INODE_CSUM, "ino %u: inode checksum 0x%08x does not match",
+			wk->ino, f2_le32(in->i_inode_checksum)))
+		rep_add(ctx, PR_INODE_CSUM, RA_NODE_REWRITE, wk->ino, wk->ino, 0, 0);
 	namelen = f2_le32(in->i_namelen);
-	if (namelen > F2_NAME_LEN)
-		fix_problem(ctx, PR_INODE_NAMELEN, "ino %u: i_namelen %u > %u", wk->ino, namelen,
-			    F2_NAME_LEN);
+	if (namelen > F2_NAME_LEN &&
+	    fix_problem(ctx, PR_INODE_NAMELEN, "ino %u: i_namelen %u > %u", wk->ino, namelen,
+			F2_NAME_LEN))
+		rep_add(ctx, PR_INODE_NAMELEN, RA_INODE_NAMELEN, wk->ino, 0, 0, 0);
 	if (w->is_dir && f2_le32(in->i_current_depth) > F2_MAX_DIR_HASH_DEPTH)
-		fix_problem(ctx, PR_INODE_DEPTH, "ino %u: i_current_depth %u > %u", wk->ino,
-			    f2_le32(in->i_current_depth), F2_MAX_DIR_HASH_DEPTH);
+		fix_depth = fix_problem(ctx, PR_INODE_DEPTH, "ino %u: i_current_depth %u > %u",
+					wk->ino, f2_le32(in->i_current_depth),
+					F2_MAX_DIR_HASH_DEPTH);
 	w->hash_ok = !(f2_le32(in->i_flags) & F2_CASEFOLD_FL);
 	w->adb = ir->cluster_blocks ? F2_ADDRS_PER_BLOCK & ~(ir->cluster_blocks - 1)
 				    : F2_ADDRS_PER_BLOCK;
@@ -376,22 +552,33 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 	if (!S_ISREG(ir->mode) && !S_ISDIR(ir->mode) && !S_ISLNK(ir->mode)) {
 		/* devices, fifos, sockets: i_addr holds the device number */
 	} else if (is_inline) {
-		for (int i = 0; i < F2_NIDS_PER_INODE; i++)
-			if (in->i_nid[i]) {
-				fix_problem(ctx, PR_INODE_INLINE,
-					    "ino %u: inline %s with i_nid[%d] = %u", wk->ino,
-					    w->is_dir ? "dentries" : "data", i, f2_le32(in->i_nid[i]));
-				break;
-			}
+		int fix = -1;
+
+		for (int i = 0; i < F2_NIDS_PER_INODE; i++) {
+			if (!in->i_nid[i])
+				continue;
+			if (fix < 0)
+				fix = fix_problem(ctx, PR_INODE_INLINE,
+						  "ino %u: inline %s with i_nid[%d] = %u", wk->ino,
+						  w->is_dir ? "dentries" : "data", i,
+						  f2_le32(in->i_nid[i]));
+			if (fix)	/* one finding, every pointer cleared */
+				rep_add(ctx, fix == 1 ? PR_INODE_INLINE : 0, RA_NODE_WORD, wk->ino,
+					wk->ino, W_INID(i), 0);
+			if (fix)
+				fix = 2;
+		}
 		if (in->i_inline & F2_INLINE_DENTRY)
 			dir_check_inline(w);
 	} else {
 		uint64_t fa = ir->addrs, adb = w->adb, nids = F2_NIDS_PER_BLOCK;
 
 		err = walk_addrs(w, (const uint8_t *)&ir->node + offsetof(struct f2_inode, i_addr) +
-				 4 * ir->extra_words, ir->addrs, wk->ino, 0);
+				 4 * ir->extra_words, ir->addrs, wk->ino, 0,
+				 W_IADDR + ir->extra_words);
 		for (int i = 0; !err && i < F2_NIDS_PER_INODE; i++) {
 			uint32_t c = f2_le32(in->i_nid[i]);
+			struct ptr p = { wk->ino, 0, W_INID(i) };
 
 			if (!c)
 				continue;
@@ -399,19 +586,20 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 			case F2_NODE_DIR1_BLOCK:
 			case F2_NODE_DIR2_BLOCK:
 				fofs = fa + (uint64_t)i * adb;
-				err = walk_direct(w, c, 1 + (uint32_t)i, fofs, "direct");
+				err = walk_direct(w, c, 1 + (uint32_t)i, fofs, "direct", &p);
 				break;
 			case F2_NODE_IND1_BLOCK:
-				err = walk_indirect(w, c, 3, fa + 2 * adb, 1);
+				err = walk_indirect(w, c, 3, fa + 2 * adb, 1, &p);
 				break;
 			case F2_NODE_IND2_BLOCK:
 				err = walk_indirect(w, c, 4 + F2_NIDS_PER_BLOCK,
-						    fa + 2 * adb + nids * adb, 1);
+						    fa + 2 * adb + nids * adb, 1, &p);
 				break;
 			default:
 				err = walk_indirect(w, c, NODE_DIND_OFS,
-						    fa + 2 * adb + 2 * nids * adb, 2);
+						    fa + 2 * adb + 2 * nids * adb, 2, &p);
 			}
+			w->nofs = 0;
 		}
 		if (err)
 			return err;
@@ -427,21 +615,36 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 	if (!r)
 		return -ENOMEM;
 	iblocks = f2_le64(in->i_blocks);
-	if (iblocks != w->nodes + w->blocks)
-		fix_problem(ctx, PR_INODE_BLOCKS,
-			    "ino %u: i_blocks %llu, found %llu (%llu nodes, %llu data blocks)",
-			    wk->ino, (unsigned long long)iblocks,
-			    (unsigned long long)(w->nodes + w->blocks),
-			    (unsigned long long)w->nodes, (unsigned long long)w->blocks);
+	if (iblocks != w->nodes + w->blocks &&
+	    fix_problem(ctx, PR_INODE_BLOCKS,
+			"ino %u: i_blocks %llu, found %llu (%llu nodes, %llu data blocks)",
+			wk->ino, (unsigned long long)iblocks,
+			(unsigned long long)(w->nodes + w->blocks),
+			(unsigned long long)w->nodes, (unsigned long long)w->blocks))
+		rep_add(ctx, PR_INODE_BLOCKS, RA_INODE_BLOCKS, wk->ino, 0, 0, w->nodes + w->blocks);
+	if (fix_depth)
+		rep_add(ctx, PR_INODE_DEPTH, RA_INODE_DEPTH, wk->ino, w->levels ? w->levels : 1, 0, 0);
 	if (w->is_dir) {
-		if (!w->have_dot)
-			fix_problem(ctx, PR_DENT_DOT, "dir ino %u: no \".\" entry", wk->ino);
-		if (!w->have_dotdot)
-			fix_problem(ctx, PR_DENT_DOTDOT, "dir ino %u: no \"..\" entry", wk->ino);
-		else if (!(r->flags & INO_ORPHAN) && w->dotdot != wk->parent)
-			fix_problem(ctx, PR_DENT_DOTDOT, "dir ino %u: \"..\" is ino %u, parent is %u",
-				    wk->ino, w->dotdot, wk->parent);
-		if (!wk->special) {
+		/* a reconnected directory's ".." is set when lost+found exists */
+		int recon = wk->special == 2, want = recon ? (int)ctx->lf_ino : (int)wk->parent;
+
+		if (!w->have_dot &&
+		    fix_problem(ctx, PR_DENT_DOT, "dir ino %u: no \".\" entry", wk->ino))
+			rep_add(ctx, PR_DENT_DOT, RA_DENT_DOT, wk->ino, 0, 0, 0);
+		if (recon) {
+			if (want && (!w->have_dotdot || w->dotdot != (uint32_t)want))
+				rep_add(ctx, 0, RA_DENT_DOTDOT, wk->ino, (uint32_t)want, 0, 0);
+		} else if (!w->have_dotdot) {
+			if (fix_problem(ctx, PR_DENT_DOTDOT, "dir ino %u: no \"..\" entry", wk->ino))
+				rep_add(ctx, PR_DENT_DOTDOT, RA_DENT_DOTDOT, wk->ino, wk->parent, 0,
+					0);
+		} else if (!(r->flags & INO_ORPHAN) && w->dotdot != wk->parent &&
+			   fix_problem(ctx, PR_DENT_DOTDOT,
+				       "dir ino %u: \"..\" is ino %u, parent is %u", wk->ino,
+				       w->dotdot, wk->parent)) {
+			rep_add(ctx, PR_DENT_DOTDOT, RA_DENT_DOTDOT, wk->ino, wk->parent, 0, 0);
+		}
+		if (wk->special != 1) {
 			struct ino_rec *p = inomap_find(&ctx->inodes, wk->parent);
 
 			if (p && p->subdirs < INO_SUBDIRS_MAX)
@@ -463,29 +666,104 @@ static void check_links(struct fsck_ctx *ctx)
 		if (!r->ino || (r->flags & INO_BAD) || !(r->flags & INO_WALKED))
 			continue;
 		if ((r->flags & INO_ORPHAN) && r->found) {
-			fix_problem(ctx, PR_ORPHAN_LINKED,
-				    "ino %u: on the orphan list but named by %u dentries", r->ino,
-				    r->found);
+			if (!fix_problem(ctx, PR_ORPHAN_LINKED,
+					 "ino %u: on the orphan list but named by %u dentries",
+					 r->ino, r->found))
+				continue;
+			rep_add(ctx, PR_ORPHAN_LINKED, RA_ORPHAN_DEL, r->ino, 0, 0, 0);
+		} else if (r->flags & INO_ORPHAN) {
 			continue;
 		}
-		if (r->flags & INO_ORPHAN)
-			continue;
 		if (r->flags & INO_DIR) {
-			if (r->found > 1)
-				fix_problem(ctx, PR_DIR_MULTI_LINK,
-					    "dir ino %u: named by %u dentries", r->ino, r->found);
+			/* a second name of a directory was reported at its dentry */
 			want = 2 + r->subdirs;
 		} else {
-			if (r->flags & INO_SPECIAL)
+			if ((r->flags & INO_SPECIAL) && !(r->flags & INO_ORPHAN))
 				continue;	/* quota files: no dentry */
 			want = r->found;
 		}
 		if (r->ino == root && !(r->flags & INO_DIR))
 			continue;
-		if (r->links != want)
-			fix_problem(ctx, PR_INODE_LINKS, "ino %u: i_links %u, found %u", r->ino,
-				    r->links, want);
+		if (r->links != want &&
+		    fix_problem(ctx, PR_INODE_LINKS, "ino %u: i_links %u, found %u", r->ino,
+				r->links, want))
+			rep_add(ctx, PR_INODE_LINKS, RA_INODE_LINKS, r->ino, want, 0, 0);
 	}
+}
+
+static int run_stack(struct fsck_ctx *ctx, struct walk *w, uint32_t *done)
+{
+	int err = 0;
+
+	while (!err && *w->nstack) {
+		struct work wk = (*w->stack)[--*w->nstack];
+
+		err = walk_inode(ctx, w, &wk);
+		if ((++*done & 1023) == 0)
+			progress(ctx, "tree", ctx->inodes_found,
+				 f2_le32(ctx->fs->cp->valid_inode_count));
+	}
+	return err;
+}
+
+/* Is unreachable inode ino intact (footer, verifier)?  *is_dir set. */
+static int intact_inode(struct fsck_ctx *ctx, struct walk *w, uint32_t ino, uint32_t blkaddr,
+			int *is_dir)
+{
+	const struct f2_node *n = &w->ir->node;
+
+	if (main_idx(ctx, blkaddr) < 0 || f2_fs_read_block(ctx->fs, blkaddr, &w->ir->node))
+		return 0;
+	if (f2_le32(n->footer.nid) != ino || f2_le32(n->footer.ino) != ino || f2_node_ofs(n))
+		return 0;
+	if (f2_inode_parse(ctx->fs, ino, &w->ir->node, w->ir))
+		return 0;
+	*is_dir = S_ISDIR(w->ir->mode);
+	return 1;
+}
+
+/*
+ * Inodes in use in the NAT that no dentry reached.  Accepted: an intact
+ * one is walked from here (its blocks become reachable) and gets a name
+ * in lost+found; a damaged one is freed.  Directories go first, so the
+ * files in an unreachable directory keep their names there.
+ */
+static int unreachable_inodes(struct fsck_ctx *ctx, struct walk *w, uint32_t *done)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint64_t nid = sbm_next(&ctx->nat_used, 0); nid < ctx->nat_used.nbits;
+		     nid = sbm_next(&ctx->nat_used, nid + 1)) {
+			struct f2_nat_info ni;
+			struct ino_rec *r;
+			int is_dir = 0, ok, err;
+
+			if (sbm_test(&ctx->nid_reached, nid) || fsck_nat(ctx, (uint32_t)nid, &ni) ||
+			    ni.ino != nid || ni.blkaddr == F2_NULL_ADDR)
+				continue;
+			ok = intact_inode(ctx, w, (uint32_t)nid, ni.blkaddr, &is_dir);
+			if (pass == !(ok && is_dir))
+				continue;	/* intact directories in pass 0, the rest in 1 */
+			if (!fix_problem(ctx, PR_NAT_UNREACHABLE_INODE,
+					 "ino %u (block address %u): no dentry leads to it%s", ni.ino,
+					 ni.blkaddr, ok ? "" : " (damaged: it is freed)"))
+				continue;
+			if (!ok) {
+				err = rep_nat_clear(ctx, PR_NAT_UNREACHABLE_INODE, (uint32_t)nid);
+				if (err)
+					return err;
+				continue;
+			}
+			r = inomap_get(&ctx->inodes, (uint32_t)nid, NULL);
+			if (!r)
+				return -ENOMEM;
+			err = push(w, (uint32_t)nid, ctx->lf_ino, F2_FT_UNKNOWN, 2);
+			if (!err)
+				err = run_stack(ctx, w, done);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
 }
 
 int pass_tree(struct fsck_ctx *ctx)
@@ -538,14 +816,9 @@ int pass_tree(struct fsck_ctx *ctx)
 		err = inomap_get(&ctx->inodes, root, NULL) ? push(&w, root, root, F2_FT_DIR, 1)
 							   : -ENOMEM;
 	}
-	while (!err && nstack) {
-		struct work wk = stack[--nstack];
-
-		err = walk_inode(ctx, &w, &wk);
-		if ((++done & 1023) == 0)
-			progress(ctx, "tree", ctx->inodes_found,
-				 f2_le32(fs->cp->valid_inode_count));
-	}
+	err = run_stack(ctx, &w, &done);
+	if (!err)
+		err = unreachable_inodes(ctx, &w, &done);
 	if (!err)
 		check_links(ctx);
 	free(stack);

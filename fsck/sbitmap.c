@@ -47,6 +47,20 @@ int sbm_set(struct sbitmap *m, uint64_t i)
 	return 0;
 }
 
+void sbm_clear(struct sbitmap *m, uint64_t i)
+{
+	uint64_t *c;
+	uint32_t w;
+
+	if (i >= m->nbits || !(c = m->chunk[i >> SB_CHUNK_SHIFT]))
+		return;
+	w = (uint32_t)(i & (SB_CHUNK_BITS - 1));
+	if (c[w >> 6] & (1ull << (w & 63))) {
+		c[w >> 6] &= ~(1ull << (w & 63));
+		m->nset--;
+	}
+}
+
 int sbm_test(const struct sbitmap *m, uint64_t i)
 {
 	const uint64_t *c;

@@ -22,6 +22,7 @@ int sbm_init(struct sbitmap *m, uint64_t nbits);
 void sbm_free(struct sbitmap *m);
 /* Set bit i; returns its previous value, or -1 if out of memory / range. */
 int sbm_set(struct sbitmap *m, uint64_t i);
+void sbm_clear(struct sbitmap *m, uint64_t i);
 int sbm_test(const struct sbitmap *m, uint64_t i);
 /* Next set bit >= i in m, or m->nbits. */
 uint64_t sbm_next(const struct sbitmap *m, uint64_t i);

@@ -16,6 +16,11 @@ struct walk {
 	uint32_t ino;
 	int is_dir, hash_ok;	/* hash_ok: names hash as stored (no casefold) */
 	uint32_t adb;		/* data addresses per direct node */
+	uint32_t nofs;		/* node offset of the node whose addresses are walked */
+	uint64_t bidx;		/* directory block of the dentry handed to tree_dentry
+				 * (UINT64_MAX inline) */
+	uint32_t slot;		/* and its slot */
+	uint32_t levels;	/* hash levels holding directory blocks */
 	uint64_t nodes, blocks;	/* found for i_blocks */
 	int have_dot, have_dotdot;
 	uint32_t dotdot;

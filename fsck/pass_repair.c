@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pass_repair.c - the last phase: every structural repair the phases
+ * recorded (repair.h), applied through the write engine and committed by
+ * one checkpoint written last, so a crash at any write leaves the file
+ * system as it was or as repaired.
+ *
+ * Order: the engine is opened on the writable device; before anything
+ * allocates, its SIT entries and free-segment map are set to the blocks
+ * the walk reached (so it never writes over a live block, and blocks
+ * nothing reaches are freed) and its counters to the counts found; then
+ * NAT entries, nodes and inode fields, directory entries, lost+found and
+ * the names of the reconnected inodes, moved data blocks, orphans; then
+ * the checkpoint (the FSCK and ERROR flags cleared).
+ * When an error is left that this version cannot repair, nothing is
+ * written: a partial repair could lose what the walk could not see.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include "f2/bitmap.h"
+#include "f2/engine.h"
+#include "f2/errors.h"
+#include "f2/repair.h"
+#include "fsck.h"
+#include "problem.h"
+
+#define WORD(n, i)	((le32 *)(void *)(n))[i]
+
+/* SIT entries whose valid map differs from the blocks the walk claimed. */
+static int rebuild_sit(struct fsck_ctx *ctx, struct f2_wfs *w)
+{
+	struct f2_fs *fs = ctx->fs;
+	uint8_t map[F2_SIT_VBLOCK_MAP_SIZE];
+
+	for (uint32_t segno = 0; segno < fs->main_segs; segno++) {
+		uint64_t base = (uint64_t)segno * F2_BLKS_PER_SEG;
+		int differ = 0, err;
+
+		if (sbm_next(&ctx->sit_valid, base) >= base + F2_BLKS_PER_SEG &&
+		    sbm_next(&ctx->blk_claimed, base) >= base + F2_BLKS_PER_SEG) {
+			if (ctx->seg_type[segno] < F2_NR_CURSEG && !ctx->seg_vblocks[segno])
+				continue;
+			differ = 1;	/* an empty entry with a bad type or count */
+		}
+		memset(map, 0, sizeof(map));
+		for (uint32_t b = 0; b < F2_BLKS_PER_SEG; b++) {
+			int c = sbm_test(&ctx->blk_claimed, base + b);
+
+			if (c)
+				f2_set_bit_msb(map, b);
+			if (c != sbm_test(&ctx->sit_valid, base + b))
+				differ = 1;
+		}
+		if (!differ && ctx->seg_type[segno] < F2_NR_CURSEG &&
+		    ctx->seg_vblocks[segno] == sbm_count(&ctx->sit_valid, base, F2_BLKS_PER_SEG))
+			continue;
+		err = f2_wfs_repair_seg(w, segno, map, -1);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int node_get(struct f2_wfs *w, uint32_t nid, uint32_t ino, uint32_t ofs,
+		    struct f2_node **n)
+{
+	return f2_wfs_repair_node(w, nid, ino, ofs, n);
+}
+
+/* ---- directories ------------------------------------------------------- */
+struct readd {
+	uint8_t name[F2_NAME_LEN];
+	uint32_t len, ino;
+	uint8_t type;
+};
+
+struct dir_job {
+	struct fsck_ctx *ctx;
+	uint32_t dir;
+	struct readd *re;
+	unsigned nre, cap;
+	int err;
+};
+
+static uint32_t entry_slots(const struct f2_repair_slot *s)
+{
+	uint32_t len = f2_le16(s->de[s->slot].name_len), n = (len + F2_SLOT_LEN - 1) / F2_SLOT_LEN;
+
+	if (!n || len > F2_NAME_LEN || s->slot + n > s->nr)
+		n = 1;
+	return n;
+}
+
+static void clear_entry(struct f2_repair_slot *s)
+{
+	uint32_t n = entry_slots(s);
+
+	for (uint32_t k = 0; k < n; k++)
+		f2_clear_bit_lsb(s->bitmap, s->slot + k);
+}
+
+static int is_dots(const struct f2_repair_slot *s, int which)
+{
+	uint32_t len = f2_le16(s->de[s->slot].name_len);
+	const uint8_t *nm = s->names[s->slot];
+
+	return len == (uint32_t)which && nm[0] == '.' && (which == 1 || nm[1] == '.');
+}
+
+static int dir_slot(void *arg, struct f2_repair_slot *s)
+{
+	struct dir_job *j = arg;
+	struct fsck_ctx *ctx = j->ctx;
+	struct f2_dir_entry *de = &s->de[s->slot];
+	int changed = 0;
+
+	for (unsigned i = 0; i < ctx->nacts; i++) {
+		struct rep_act *a = &ctx->acts[i];
+		int here = a->a == j->dir && a->d == s->bidx && a->c == s->slot;
+		uint32_t n;
+
+		if (a->a != j->dir)
+			continue;
+		switch (a->kind) {
+		case RA_DENT_DROP:
+			if (here) {
+				clear_entry(s);
+				return 1;
+			}
+			break;
+		case RA_DENT_REHASH:
+			if (!here)
+				break;
+			if (j->nre == j->cap) {
+				unsigned cap = j->cap ? j->cap * 2 : 8;
+				struct readd *r = realloc(j->re, cap * sizeof(*r));
+
+				if (!r)
+					return -ENOMEM;
+				j->re = r;
+				j->cap = cap;
+			}
+			n = entry_slots(s);
+			j->re[j->nre].len = f2_le16(de->name_len);
+			if (j->re[j->nre].len > F2_NAME_LEN || j->re[j->nre].len > n * F2_SLOT_LEN)
+				j->re[j->nre].len = n * F2_SLOT_LEN;
+			memcpy(j->re[j->nre].name, s->names[s->slot], j->re[j->nre].len);
+			j->re[j->nre].ino = f2_le32(de->ino);
+			j->re[j->nre].type = de->file_type;
+			j->nre++;
+			clear_entry(s);
+			return 1;
+		case RA_DENT_DROP_INO:
+			if (f2_le32(de->ino) == a->b && !is_dots(s, 1) && !is_dots(s, 2)) {
+				clear_entry(s);
+				return 1;
+			}
+			break;
+		case RA_DENT_BITS:
+			if (here) {
+				n = entry_slots(s);
+				for (uint32_t k = 0; k < n; k++)
+					f2_set_bit_lsb(s->bitmap, s->slot + k);
+				changed = 1;
+			}
+			break;
+		case RA_DENT_FTYPE:
+			if (f2_le32(de->ino) == a->b && !is_dots(s, 1) && !is_dots(s, 2) &&
+			    de->file_type != a->c) {
+				de->file_type = (uint8_t)a->c;
+				changed = 1;
+			}
+			break;
+		case RA_DENT_DOT:
+			if (is_dots(s, 1)) {
+				a->d = 1;	/* found */
+				if (f2_le32(de->ino) != j->dir) {
+					f2_set_le32(de->ino, j->dir);
+					changed = 1;
+				}
+			}
+			break;
+		case RA_DENT_DOTDOT:
+			if (is_dots(s, 2)) {
+				a->d = 1;
+				if (f2_le32(de->ino) != a->b) {
+					f2_set_le32(de->ino, a->b);
+					changed = 1;
+				}
+			}
+			break;
+		}
+	}
+	return changed;
+}
+
+static int is_dir_act(uint8_t k)
+{
+	return k == RA_DENT_DROP || k == RA_DENT_DROP_INO || k == RA_DENT_REHASH ||
+	       k == RA_DENT_BITS || k == RA_DENT_FTYPE || k == RA_DENT_DOT || k == RA_DENT_DOTDOT;
+}
+
+/* Every recorded change of directory dir, in one pass over it. */
+static int fix_dir(struct fsck_ctx *ctx, struct f2_wfs *w, uint32_t dir)
+{
+	struct dir_job j = { ctx, dir, NULL, 0, 0, 0 };
+	int err;
+
+	for (unsigned i = 0; i < ctx->nacts; i++)
+		if (ctx->acts[i].a == dir && (ctx->acts[i].kind == RA_DENT_DOT ||
+					      ctx->acts[i].kind == RA_DENT_DOTDOT))
+			ctx->acts[i].d = 0;
+	err = f2_wfs_repair_dir_iter(w, dir, dir_slot, &j);
+	for (unsigned i = 0; i < j.nre && !err; i++)
+		err = f2_wfs_repair_dir_add(w, dir, j.re[i].name, j.re[i].len, j.re[i].ino,
+					    j.re[i].type);
+	for (unsigned i = 0; i < ctx->nacts && !err; i++) {
+		const struct rep_act *a = &ctx->acts[i];
+
+		if (a->a != dir || a->d)
+			continue;
+		if (a->kind == RA_DENT_DOT)
+			err = f2_wfs_repair_dir_add(w, dir, (const uint8_t *)".", 1, dir, F2_FT_DIR);
+		else if (a->kind == RA_DENT_DOTDOT)
+			err = f2_wfs_repair_dir_add(w, dir, (const uint8_t *)"..", 2, a->b,
+						    F2_FT_DIR);
+	}
+	free(j.re);
+	return err;
+}
+
+/* ---- lost+found -------------------------------------------------------- */
+static int reconnect(struct fsck_ctx *ctx, struct f2_wfs *w)
+{
+	uint32_t root = f2_le32(ctx->fs->sb.root_ino), lf = ctx->lf_ino, ndirs = 0;
+	struct f2_node *n;
+	int err = 0;
+
+	if (!ctx->reconnected)
+		return 0;
+	if (!lf) {
+		struct f2_wattr a;
+		time_t now = time(NULL);
+
+		memset(&a, 0, sizeof(a));
+		a.mode = S_IFDIR | 0700;
+		a.atime = a.mtime = a.ctime = a.crtime = (uint64_t)now;
+		err = f2_wfs_create(w, root, "lost+found", 10, &a, &lf);
+		if (err)
+			return err;
+	}
+	for (unsigned i = 0; i < ctx->nacts && !err; i++) {
+		const struct rep_act *a = &ctx->acts[i];
+		char name[16];
+		int len;
+
+		if (a->kind != RA_RECONNECT)
+			continue;
+		len = snprintf(name, sizeof(name), "#%u", a->a);
+		err = f2_wfs_repair_dir_add(w, lf, (const uint8_t *)name, (size_t)len, a->a,
+					    (uint8_t)a->c);
+		if (!err)
+			err = node_get(w, a->a, a->a, 0, &n);
+		if (err)
+			break;
+		f2_set_le32(n->i.i_pino, lf);
+		f2_set_le32(n->i.i_namelen, (uint32_t)len);
+		memset(n->i.i_name, 0, sizeof(n->i.i_name));
+		memcpy(n->i.i_name, name, (size_t)len);
+		if (a->c == F2_FT_DIR) {
+			ndirs++;
+			if (ctx->lf_ino)
+				continue;	/* the walk counted it under lost+found */
+			err = rep_add(ctx, 0, RA_DENT_DOTDOT, a->a, lf, 0, 0);
+			if (!err)
+				err = fix_dir(ctx, w, a->a);
+		}
+	}
+	if (!err && !ctx->lf_ino && ndirs) {
+		err = node_get(w, lf, lf, 0, &n);
+		if (!err)
+			f2_set_le32(n->i.i_links, f2_le32(n->i.i_links) + ndirs);
+	}
+	return err;
+}
+
+static int apply(struct fsck_ctx *ctx, struct f2_wfs *w)
+{
+	struct f2_fs *fs = f2_wfs_fs(w);
+	struct f2_node *n;
+	int err = 0;
+
+	for (unsigned i = 0; i < ctx->nacts && !err; i++)
+		if (ctx->acts[i].kind == RA_NAT_BITS)
+			err = f2_wfs_repair_nat_bits(w);
+	if (!err)
+		err = rebuild_sit(ctx, w);
+	if (!err)
+		err = f2_wfs_repair_cursegs(w);
+	if (err)
+		return err;
+	f2_wfs_repair_counts(w, ctx->blocks_found, (uint32_t)ctx->nodes_found,
+			     (uint32_t)ctx->inodes_found);
+	/* NAT entries */
+	for (unsigned i = 0; i < ctx->nacts && !err; i++) {
+		const struct rep_act *a = &ctx->acts[i];
+		struct f2_nat_info ni;
+
+		if (a->kind == RA_NAT_CLEAR) {
+			err = f2_wfs_repair_nat(w, a->a, 0, F2_NULL_ADDR);
+		} else if (a->kind == RA_NAT_INO) {
+			err = f2_nat_lookup(fs, a->a, &ni);
+			if (!err)
+				err = f2_wfs_repair_nat(w, a->a, a->b, ni.blkaddr);
+		}
+	}
+	/* nodes and inode fields */
+	for (unsigned i = 0; i < ctx->nacts && !err; i++) {
+		const struct rep_act *a = &ctx->acts[i];
+
+		switch (a->kind) {
+		case RA_NODE_REWRITE:
+			err = node_get(w, a->a, a->b, (uint32_t)a->d, &n);
+			break;
+		case RA_NODE_WORD:
+			err = node_get(w, a->a, a->b, (uint32_t)a->d, &n);
+			if (!err)
+				WORD(n, a->c) = f2_cpu_to_le32(0);
+			/* the inode's extent may name what was cut off */
+			if (!err)
+				err = node_get(w, a->b, a->b, 0, &n);
+			if (!err)
+				memset(&n->i.i_ext, 0, sizeof(n->i.i_ext));
+			break;
+		case RA_INODE_LINKS:
+			err = node_get(w, a->a, a->a, 0, &n);
+			if (!err)
+				f2_set_le32(n->i.i_links, a->b);
+			break;
+		case RA_INODE_BLOCKS:
+			err = node_get(w, a->a, a->a, 0, &n);
+			if (!err)
+				f2_set_le64(n->i.i_blocks, a->d);
+			break;
+		case RA_INODE_NAMELEN:
+			err = node_get(w, a->a, a->a, 0, &n);
+			if (!err && f2_le32(n->i.i_namelen) > F2_NAME_LEN)
+				f2_set_le32(n->i.i_namelen, F2_NAME_LEN);
+			break;
+		case RA_INODE_DEPTH:
+			err = node_get(w, a->a, a->a, 0, &n);
+			if (!err)
+				f2_set_le32(n->i.i_current_depth, a->b);
+			break;
+		case RA_INODE_MODE:
+			err = node_get(w, a->a, a->a, 0, &n);
+			if (!err)
+				f2_set_le16(n->i.i_mode, (uint16_t)a->b);
+			break;
+		}
+	}
+	/* directory entries, one pass per directory */
+	for (unsigned i = 0; i < ctx->nacts && !err; i++) {
+		uint32_t dir = ctx->acts[i].a;
+		int first = 1;
+
+		if (!is_dir_act(ctx->acts[i].kind))
+			continue;
+		for (unsigned k = 0; k < i && first; k++)
+			if (is_dir_act(ctx->acts[k].kind) && ctx->acts[k].a == dir)
+				first = 0;
+		if (first)
+			err = fix_dir(ctx, w, dir);
+	}
+	if (!err)
+		err = reconnect(ctx, w);
+	for (unsigned i = 0; i < ctx->nacts && !err; i++) {
+		const struct rep_act *a = &ctx->acts[i];
+
+		if (a->kind == RA_DATA_MOVE)
+			err = f2_wfs_repair_move(w, a->a, a->d, (int)a->c);
+		else if (a->kind == RA_ORPHAN_DEL)
+			err = f2_wfs_orphan_del(w, a->a);
+	}
+	if (err)
+		return err;
+	f2_wfs_cp_flags(w, 0, F2_CP_FSCK | F2_CP_ERROR);
+	return f2_wfs_checkpoint(w);
+}
+
+int pass_repair(struct fsck_ctx *ctx)
+{
+	struct f2_fs *fs = NULL;
+	struct f2_wfs *w = NULL;
+	int err;
+
+	if (!ctx->nacts)
+		return 0;
+	if (ctx->errors_left || ctx->cp_fallback || !ctx->rw) {
+		fprintf(ctx->out, "structural repairs not written: %s\n",
+			ctx->errors_left ? "errors this version cannot repair are left"
+					 : "the newest checkpoint is damaged");
+		for (unsigned i = 0; i < ctx->nacts; i++)
+			if (ctx->acts[i].code) {
+				ctx->errors_left++;
+				ctx->acts[i].code = 0;
+			}
+		return 0;
+	}
+	err = f2_fs_open_io(ctx->rw, NULL, &fs);
+	if (!err)
+		err = f2_wfs_open(fs, NULL, &w);
+	if (!err)
+		err = apply(ctx, w);
+	if (err)
+		fprintf(ctx->out, "structural repair failed: %s: %s\n", f2_strerror(err),
+			w ? f2_wfs_why(w) : fs ? fs->why : "");
+	for (unsigned i = 0; i < ctx->nacts; i++)
+		if (ctx->acts[i].code)
+			problem_fixed(ctx, ctx->acts[i].code, !err);
+	f2_wfs_close(w);
+	if (fs)
+		f2_fs_close(fs);
+	return 0;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * repair.h - structural repairs: the phases record what to change
+ * (rep_add) when fix_problem() accepts a fix, and treat the change as
+ * made for the rest of the check (the NAT overlay: fsck_nat()), so what
+ * the walk found is the file system as it will be after the repair.  The
+ * last phase (pass_repair) applies every recorded change through the
+ * write engine and commits it with one checkpoint.
+ */
+#ifndef FSCK_REPAIR_H
+#define FSCK_REPAIR_H
+#include <stdint.h>
+#include "f2/fs.h"
+
+enum rep_kind {
+	RA_NOTE,		/* made by the rebuild of the SIT and counters */
+	RA_NAT_CLEAR,		/* a nid: free the entry */
+	RA_NAT_INO,		/* a nid, b ino: set the entry's owner */
+	RA_NODE_REWRITE,	/* a nid, b ino, d node offset: footer, csum, SSA */
+	RA_NODE_WORD,		/* a nid, b ino, c word index, d node offset: word = 0 */
+	RA_DATA_MOVE,		/* a ino, d file block, c is_dir: new place, new SSA */
+	RA_INODE_LINKS,		/* a ino, b i_links */
+	RA_INODE_BLOCKS,	/* a ino, d i_blocks */
+	RA_INODE_NAMELEN,	/* a ino: clamp i_namelen */
+	RA_INODE_DEPTH,		/* a ino, b i_current_depth */
+	RA_INODE_MODE,		/* a ino, b i_mode */
+	RA_DENT_DROP,		/* a dir, d block (UINT64_MAX inline), c slot */
+	RA_DENT_DROP_INO,	/* a dir, b ino: every entry naming ino */
+	RA_DENT_REHASH,		/* a dir, d block, c slot: remove and add again */
+	RA_DENT_BITS,		/* a dir, d block, c slot: set the bits of its slots */
+	RA_DENT_FTYPE,		/* a dir, b ino, c file type of entries naming ino */
+	RA_DENT_DOT,		/* a dir: "." names dir */
+	RA_DENT_DOTDOT,		/* a dir, b parent: ".." names parent */
+	RA_RECONNECT,		/* a ino, c file type: a name in lost+found */
+	RA_ORPHAN_DEL,		/* a ino: off the orphan list */
+	RA_NAT_BITS,		/* recompute nat_bits */
+};
+
+struct rep_act {
+	uint32_t code;		/* problem fixed by this change */
+	uint8_t kind;
+	uint32_t a, b, c;
+	uint64_t d;
+};
+
+struct fsck_ctx;
+/* Record a change for an accepted fix of problem code. */
+int rep_add(struct fsck_ctx *ctx, uint32_t code, uint8_t kind, uint32_t a, uint32_t b,
+	    uint32_t c, uint64_t d);
+/* The NAT as it will be after the repair (cleared and re-owned entries). */
+int fsck_nat(struct fsck_ctx *ctx, uint32_t nid, struct f2_nat_info *ni);
+/* Free NAT entry nid for problem code (recorded and seen by fsck_nat). */
+int rep_nat_clear(struct fsck_ctx *ctx, uint32_t code, uint32_t nid);
+int rep_nat_ino(struct fsck_ctx *ctx, uint32_t code, uint32_t nid, uint32_t ino);
+void rep_free(struct fsck_ctx *ctx);
+#endif
