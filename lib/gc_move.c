@@ -79,9 +79,74 @@ static int drop_extent(struct f2_wfs *w, uint32_t ino, uint32_t blkaddr,
 	return 0;
 }
 
-static int move_data(struct f2_wfs *w, uint32_t blkaddr, const struct f2_summary *e,
-		     int log, uint8_t *buf, struct f2_gc_move_stats *st)
+/* I/O of a move: a victim data segment read in one call, moved blocks
+ * written in runs of consecutive addresses (nothing reads them before the
+ * checkpoint: mover_flush() runs before a move call returns). */
+#define WBATCH 64
+struct mover {
+	uint8_t *seg;		/* F2_BLKS_PER_SEG blocks of segment segno */
+	uint32_t segno;		/* UINT32_MAX: seg holds nothing */
+	uint8_t *wbuf;		/* wn blocks to write from block wstart */
+	uint32_t wstart, wn;
+	uint8_t *one;		/* one block read alone */
+};
+
+static int mover_init(struct mover *m)
 {
+	m->seg = malloc((size_t)F2_BLKS_PER_SEG * F2_BLKSIZE);
+	m->wbuf = malloc((size_t)WBATCH * F2_BLKSIZE);
+	m->one = malloc(F2_BLKSIZE);
+	m->segno = UINT32_MAX;
+	m->wn = 0;
+	if (m->seg && m->wbuf && m->one)
+		return 0;
+	free(m->seg);
+	free(m->wbuf);
+	free(m->one);
+	return -ENOMEM;
+}
+
+static int mover_flush(struct f2_wfs *w, struct mover *m)
+{
+	int err = 0;
+
+	if (m->wn)
+		err = f2_io_write(w->fs->io, (uint64_t)m->wstart * F2_BLKSIZE, m->wbuf,
+				  (size_t)m->wn * F2_BLKSIZE);
+	if (err)
+		err = ew_fail(w, err, "blocks %u-%u (moved data): write failed", m->wstart,
+			      m->wstart + m->wn - 1);
+	m->wn = 0;
+	return err;
+}
+
+static void mover_free(struct mover *m)
+{
+	free(m->seg);
+	free(m->wbuf);
+	free(m->one);
+}
+
+/* Read a whole data segment when it holds enough valid blocks. */
+static int mover_load(struct f2_wfs *w, struct mover *m, uint32_t segno, uint32_t vblocks)
+{
+	int err;
+
+	m->segno = UINT32_MAX;
+	if (vblocks < 32)
+		return 0;
+	err = f2_io_read(w->fs->io, f2_fs_seg_start(w->fs, segno) * F2_BLKSIZE, m->seg,
+			 (size_t)F2_BLKS_PER_SEG * F2_BLKSIZE);
+	if (err)
+		return ew_fail(w, err, "segment %u: read failed", segno);
+	m->segno = segno;
+	return 0;
+}
+
+static int move_data(struct f2_wfs *w, uint32_t blkaddr, const struct f2_summary *e,
+		     int log, struct mover *m, struct f2_gc_move_stats *st)
+{
+	uint8_t *buf;
 	uint32_t nid = f2_le32(e->nid), ofs = f2_le16(e->ofs_in_node), naddr;
 	struct ew_nat *ne;
 	struct ew_blk *ob;
@@ -124,18 +189,25 @@ static int move_data(struct f2_wfs *w, uint32_t blkaddr, const struct f2_summary
 		st->skipped++;
 		return 0;
 	}
-	err = f2_fs_read_block(w->fs, blkaddr, buf);
-	if (err)
-		return ew_fail(w, err, "block %u (nid %u slot %u): %s", blkaddr, nid, ofs,
-			       w->fs->why);
+	if (m->segno == f2_fs_segno(w->fs, blkaddr)) {
+		buf = m->seg + (blkaddr - f2_fs_seg_start(w->fs, m->segno)) * F2_BLKSIZE;
+	} else {
+		buf = m->one;
+		err = f2_fs_read_block(w->fs, blkaddr, buf);
+		if (err)
+			return ew_fail(w, err, "block %u (nid %u slot %u): %s", blkaddr, nid, ofs,
+				       w->fs->why);
+	}
 	err = ew_invalidate(w, blkaddr);
 	if (!err)
 		err = ew_alloc_block(w, log, nid, (uint16_t)ofs, e->version, &naddr);
 	if (err)
 		return err;
-	err = f2_io_write_block(w->fs->io, naddr, buf);
-	if (err)
-		return ew_fail(w, err, "block %u moved to %u: write failed", blkaddr, naddr);
+	if (m->wn && (naddr != m->wstart + m->wn || m->wn == WBATCH) && (err = mover_flush(w, m)))
+		return err;
+	if (!m->wn)
+		m->wstart = naddr;
+	memcpy(m->wbuf + (size_t)m->wn++ * F2_BLKSIZE, buf, F2_BLKSIZE);
 	f2_set_le32(*slot, naddr);
 	mark_dirty(ob, st);
 	st->data_moved++;
@@ -146,16 +218,15 @@ int f2_gc_move_section(struct f2_wfs *w, uint32_t secno, struct f2_gc_move_stats
 {
 	struct f2_fs *fs = w->fs;
 	struct f2_summary_block *sum;
-	uint8_t *buf, map[F2_SIT_VBLOCK_MAP_SIZE];
+	struct mover m;
+	uint8_t map[F2_SIT_VBLOCK_MAP_SIZE];
 	int err = 0;
 
 	if (!w->segs_per_sec || secno >= fs->main_segs / w->segs_per_sec)
 		return ew_fail(w, F2_ERANGE, "section %u beyond the main area", secno);
 	sum = malloc(sizeof(*sum));
-	buf = malloc(F2_BLKSIZE);
-	if (!sum || !buf) {
+	if (!sum || mover_init(&m)) {
 		free(sum);
-		free(buf);
 		return -ENOMEM;
 	}
 	for (uint32_t i = 0; !err && i < w->segs_per_sec; i++) {
@@ -178,6 +249,8 @@ int f2_gc_move_section(struct f2_wfs *w, uint32_t secno, struct f2_gc_move_stats
 			break;
 		}
 		is_node = sum->footer.entry_type == F2_SUM_TYPE_NODE;
+		if (!is_node)
+			err = mover_load(w, &m, segno, e->vblocks);
 		for (uint32_t off = 0; !err && off < F2_BLKS_PER_SEG; off++) {
 			uint32_t blkaddr = (uint32_t)f2_fs_seg_start(fs, segno) + off;
 
@@ -185,11 +258,13 @@ int f2_gc_move_section(struct f2_wfs *w, uint32_t secno, struct f2_gc_move_stats
 				continue;
 			err = is_node ? move_node(w, blkaddr, &sum->entries[off], st) :
 					move_data(w, blkaddr, &sum->entries[off], F2_CURSEG_COLD_DATA,
-						  buf, st);
+						  &m, st);
 		}
 	}
+	if (!err)
+		err = mover_flush(w, &m);
 	free(sum);
-	free(buf);
+	mover_free(&m);
 	if (!err)
 		err = ew_maybe_writeback(w);
 	return err;
@@ -319,7 +394,7 @@ int f2_gc_move_range(struct f2_wfs *w, uint64_t start, uint64_t len, uint64_t ta
 	uint64_t bps, rel;
 	struct f2_summary_block *sum;
 	int want[F2_NR_CURSEG] = { 0 };
-	uint8_t *buf;
+	struct mover m;
 	int err;
 
 	if (!len || start < fs->main_blkaddr || end > main_end || end < start ||
@@ -348,10 +423,8 @@ int f2_gc_move_range(struct f2_wfs *w, uint64_t start, uint64_t len, uint64_t ta
 	if (err)
 		return err;
 	sum = malloc(sizeof(*sum));
-	buf = malloc(F2_BLKSIZE);
-	if (!sum || !buf) {
+	if (!sum || mover_init(&m)) {
 		free(sum);
-		free(buf);
 		return -ENOMEM;
 	}
 	for (uint32_t segno = seg_lo; !err && segno <= seg_hi; segno++) {
@@ -370,6 +443,8 @@ int f2_gc_move_range(struct f2_wfs *w, uint64_t start, uint64_t len, uint64_t ta
 		}
 		is_node = sum->footer.entry_type == F2_SUM_TYPE_NODE;
 		log = e->type <= F2_CURSEG_COLD_DATA ? e->type : F2_CURSEG_COLD_DATA;
+		if (!is_node)
+			err = mover_load(w, &m, segno, e->vblocks);
 		for (uint32_t off = 0; !err && off < F2_BLKS_PER_SEG; off++) {
 			uint64_t a = s0 + off;
 
@@ -377,13 +452,15 @@ int f2_gc_move_range(struct f2_wfs *w, uint64_t start, uint64_t len, uint64_t ta
 			if (a < start || a >= end || !f2_test_bit_msb(e->map, off))
 				continue;
 			err = is_node ? move_node(w, (uint32_t)a, &sum->entries[off], st) :
-					move_data(w, (uint32_t)a, &sum->entries[off], log, buf, st);
+					move_data(w, (uint32_t)a, &sum->entries[off], log, &m, st);
 		}
+		if (!err)
+			err = mover_flush(w, &m);
 		if (!err)
 			err = ew_maybe_writeback(w);
 	}
 	free(sum);
-	free(buf);
+	mover_free(&m);
 	return err;
 }
 
