@@ -37,41 +37,42 @@ struct dump_opts {
 	const char *image;
 };
 
+/* One message on stderr: "prog: [what]message"; counted in *count. */
+static void __attribute__((format(printf, 4, 0)))
+report(struct dump_ctx *d, unsigned *count, const char *what, const char *fmt, va_list ap)
+{
+	(*count)++;
+	fprintf(stderr, "%s: %s", d->prog, what);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void dump_error(struct dump_ctx *d, const char *fmt, ...)
 {
 	va_list ap;
 
-	d->errors++;
-	fprintf(stderr, "%s: ", d->prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	report(d, &d->errors, "", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void dump_warn(struct dump_ctx *d, const char *fmt, ...)
 {
 	va_list ap;
 
-	d->warnings++;
-	fprintf(stderr, "%s: warning: ", d->prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	report(d, &d->warnings, "warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
+/* The superblock/checkpoint loader's warnings (f2_warn_fn). */
 static void open_warn(void *ctx, const char *fmt, ...)
 {
-	struct dump_ctx *d = ctx;
 	va_list ap;
 
-	d->warnings++;
-	fprintf(stderr, "%s: warning: ", d->prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	report(ctx, &((struct dump_ctx *)ctx)->warnings, "warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static void usage(FILE *f)

@@ -144,6 +144,22 @@ static int check_dir(struct f2_fs *fs, const struct f2_inode_ref *dir)
 	return 0;
 }
 
+/* The directory's file and a block buffer; on error nothing is held. */
+static int open_blocks(struct f2_fs *fs, const struct f2_inode_ref *dir, struct f2_file **f,
+		       uint8_t **blk)
+{
+	int err = f2_file_open_ref(fs, dir, f);
+
+	if (err)
+		return err;
+	*blk = malloc(F2_BLKSIZE);
+	if (!*blk) {
+		f2_file_close(*f);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 int f2_dir_iter(struct f2_fs *fs, const struct f2_inode_ref *dir,
 		int (*fn)(void *ctx, const struct f2_dirent *d), void *ctx)
 {
@@ -164,14 +180,9 @@ int f2_dir_iter(struct f2_fs *fs, const struct f2_inode_ref *dir,
 		err = walk_view(&w, &v);
 		goto out;
 	}
-	err = f2_file_open_ref(fs, dir, &f);
+	err = open_blocks(fs, dir, &f, &blk);
 	if (err)
 		return err;
-	blk = malloc(F2_BLKSIZE);
-	if (!blk) {
-		f2_file_close(f);
-		return -ENOMEM;
-	}
 	nblocks = (dir->size + F2_BLKSIZE - 1) / F2_BLKSIZE;
 	/* a bad block costs its entries, not the rest of the directory */
 	for (uint64_t b = f2_file_next_data(f, 0); b < nblocks && !err;
@@ -260,14 +271,9 @@ static int lookup_blocks(struct f2_fs *fs, const struct f2_inode_ref *dir, struc
 	if (depth > F2_MAX_DIR_HASH_DEPTH || dlevel >= F2_MAX_DIR_HASH_DEPTH)
 		return f2_fs_fail(fs, F2_ECORRUPT, "directory ino %u: depth %u / dir_level %u invalid",
 				  dir->ino, depth, dlevel);
-	err = f2_file_open_ref(fs, dir, &f);
+	err = open_blocks(fs, dir, &f, &blk);
 	if (err)
 		return err;
-	blk = malloc(F2_BLKSIZE);
-	if (!blk) {
-		f2_file_close(f);
-		return -ENOMEM;
-	}
 	for (uint32_t lv = 0; lv < depth && !found && !err && start < nblocks; lv++) {
 		uint64_t nb = dir_buckets(lv, dlevel), per = bucket_blocks(lv);
 		uint64_t first = start + (q->hash % nb) * per;

@@ -87,22 +87,32 @@ static void put_entry(struct area *a, uint32_t s, const uint8_t *name, size_t le
 	}
 }
 
+/* The first slot at or after s that starts an entry (a->max if none). */
+static uint32_t next_entry(const struct area *a, uint32_t s)
+{
+	while (s < a->max && !f2_test_bit_lsb(a->bitmap, s))
+		s++;
+	return s;
+}
+
+/* The slot after entry s's name (an empty name takes one slot). */
+static uint32_t after_entry(const struct area *a, uint32_t s)
+{
+	uint32_t l = f2_le16(a->de[s].name_len);
+
+	return s + (l ? SLOTS(l) : 1);
+}
+
 /* Find name in an area; returns its slot or -1. */
 static int area_find(const struct area *a, const uint8_t *name, size_t len, uint32_t hash,
 		     int use_hash)
 {
-	for (uint32_t s = 0; s < a->max;) {
-		uint32_t l;
+	for (uint32_t s = next_entry(a, 0); s < a->max; s = next_entry(a, after_entry(a, s))) {
+		uint32_t l = f2_le16(a->de[s].name_len);
 
-		if (!f2_test_bit_lsb(a->bitmap, s)) {
-			s++;
-			continue;
-		}
-		l = f2_le16(a->de[s].name_len);
 		if (l == len && (!use_hash || f2_le32(a->de[s].hash_code) == hash) &&
 		    s + SLOTS(l) <= a->max && !memcmp(a->names[s], name, len))
 			return (int)s;
-		s += l ? SLOTS(l) : 1;
 	}
 	return -1;
 }
@@ -110,18 +120,12 @@ static int area_find(const struct area *a, const uint8_t *name, size_t len, uint
 /* Entries other than . and .. in an area. */
 static int area_has_entries(const struct area *a)
 {
-	for (uint32_t s = 0; s < a->max;) {
-		uint32_t l;
+	for (uint32_t s = next_entry(a, 0); s < a->max; s = next_entry(a, after_entry(a, s))) {
+		uint32_t l = f2_le16(a->de[s].name_len);
 
-		if (!f2_test_bit_lsb(a->bitmap, s)) {
-			s++;
-			continue;
-		}
-		l = f2_le16(a->de[s].name_len);
 		if (!((l == 1 && a->names[s][0] == '.') ||
 		      (l == 2 && a->names[s][0] == '.' && a->names[s][1] == '.')))
 			return 1;
-		s += l ? SLOTS(l) : 1;
 	}
 	return 0;
 }

@@ -59,6 +59,31 @@ static void encode_rdev(le32 *a, uint64_t rdev)
 	}
 }
 
+/* 0 when directory dir has no entry name, else -EEXIST or the error. */
+static int name_free(struct f2_wfs *w, uint32_t dir, const char *name, size_t len)
+{
+	uint32_t found;
+	int err = ew_dir_find(w, dir, (const uint8_t *)name, len, &found, 0, NULL);
+
+	if (!err)
+		return ew_fail(w, -EEXIST, "'%.*s' exists in directory ino %u", (int)len, name,
+			       dir);
+	return err == -ENOENT ? 0 : err;
+}
+
+/* Inode ino's link count changed by delta. */
+static int add_links(struct f2_wfs *w, uint32_t ino, int delta)
+{
+	struct ew_blk *b;
+	int err = ew_inode_get(w, ino, &b);
+
+	if (err)
+		return err;
+	f2_set_le32(ew_node(b)->i.i_links, f2_le32(ew_node(b)->i.i_links) + (uint32_t)delta);
+	b->dirty = 1;
+	return 0;
+}
+
 int f2_wfs_lookup(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
 		  uint32_t *ino)
 {
@@ -70,8 +95,8 @@ int f2_wfs_lookup(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
 int f2_wfs_create(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
 		  const struct f2_wattr *a, uint32_t *out)
 {
-	uint32_t feat = w->fs->features, ino, found;
-	struct ew_blk *b, *pb;
+	uint32_t feat = w->fs->features, ino;
+	struct ew_blk *b;
 	struct f2_inode *i;
 	int err, isdir = S_ISDIR(a->mode), temp;
 
@@ -82,11 +107,8 @@ int f2_wfs_create(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
 		return ew_fail(w, -EINVAL, "invalid name '%.*s'", (int)len, name);
 	if (!ew_ftype(a->mode))
 		return ew_fail(w, -EINVAL, "mode 0%o has no file type", a->mode);
-	err = ew_dir_find(w, dir, (const uint8_t *)name, len, &found, 0, NULL);
-	if (!err)
-		return ew_fail(w, -EEXIST, "'%.*s' exists in directory ino %u", (int)len, name,
-			       dir);
-	if (err != -ENOENT)
+	err = name_free(w, dir, name, len);
+	if (err)
 		return err;
 	err = ew_node_new(w, 0, 0, isdir, &ino, &b);
 	if (err)
@@ -143,11 +165,9 @@ int f2_wfs_create(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
 	if (err)
 		return err;
 	if (isdir) {
-		err = ew_inode_get(w, dir, &pb);
+		err = add_links(w, dir, 1);	/* the new ".." */
 		if (err)
 			return err;
-		f2_set_le32(ew_node(pb)->i.i_links, f2_le32(ew_node(pb)->i.i_links) + 1);
-		pb->dirty = 1;
 	}
 	*out = ino;
 	return 0;
@@ -198,7 +218,6 @@ int f2_wfs_symlink(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
 int f2_wfs_link(struct f2_wfs *w, uint32_t dir, const char *name, size_t len, uint32_t ino)
 {
 	struct ew_blk *b;
-	uint32_t found;
 	uint16_t mode;
 	int err = ew_maybe_writeback(w);
 
@@ -207,21 +226,13 @@ int f2_wfs_link(struct f2_wfs *w, uint32_t dir, const char *name, size_t len, ui
 	mode = f2_le16(ew_node(b)->i.i_mode);
 	if (S_ISDIR(mode))
 		return ew_fail(w, -EPERM, "ino %u: hard link to a directory", ino);
-	err = ew_dir_find(w, dir, (const uint8_t *)name, len, &found, 0, NULL);
-	if (!err)
-		return ew_fail(w, -EEXIST, "'%.*s' exists in directory ino %u", (int)len, name,
-			       dir);
-	if (err != -ENOENT)
+	err = name_free(w, dir, name, len);
+	if (err)
 		return err;
 	err = ew_dir_add(w, dir, (const uint8_t *)name, len, ino, ew_ftype(mode));
 	if (err)
 		return err;
-	err = ew_inode_get(w, ino, &b);
-	if (err)
-		return err;
-	f2_set_le32(ew_node(b)->i.i_links, f2_le32(ew_node(b)->i.i_links) + 1);
-	b->dirty = 1;
-	return 0;
+	return add_links(w, ino, 1);
 }
 
 int f2_wfs_delete_inode(struct f2_wfs *w, uint32_t ino)
@@ -265,14 +276,8 @@ int f2_wfs_unlink(struct f2_wfs *w, uint32_t dir, const char *name, size_t len)
 	if (err)
 		return err;
 	if (S_ISDIR(mode)) {
-		struct ew_blk *pb;
-
-		err = ew_inode_get(w, dir, &pb);
-		if (err)
-			return err;
-		f2_set_le32(ew_node(pb)->i.i_links, f2_le32(ew_node(pb)->i.i_links) - 1);
-		pb->dirty = 1;
-		return f2_wfs_delete_inode(w, ino);
+		err = add_links(w, dir, -1);	/* its ".." is gone */
+		return err ? err : f2_wfs_delete_inode(w, ino);
 	}
 	err = ew_inode_get(w, ino, &b);
 	if (err)

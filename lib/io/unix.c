@@ -41,15 +41,14 @@ static struct unix_priv *priv_of(struct f2_io *io)
 	return io->priv;
 }
 
-static int unix_read(struct f2_io *io, uint64_t off, void *buf, size_t len)
+/* Whole-range pread (into rbuf) or pwrite (from wbuf, rbuf NULL),
+ * retrying EINTR and continuing after short transfers. */
+static int xfer_all(int fd, uint64_t off, void *rbuf, const void *wbuf, size_t len)
 {
-	int fd = priv_of(io)->fd;
-	uint8_t *p = buf;
-
-	if (!f2_io_in_range(io, off, len))
-		return F2_ERANGE;
-	while (len) {
-		ssize_t n = pread(fd, p, len < UNIX_MAX_XFER ? len : UNIX_MAX_XFER, off);
+	for (size_t done = 0; done < len;) {
+		size_t chunk = len - done < UNIX_MAX_XFER ? len - done : UNIX_MAX_XFER;
+		ssize_t n = rbuf ? pread(fd, (uint8_t *)rbuf + done, chunk, off + done) :
+				   pwrite(fd, (const uint8_t *)wbuf + done, chunk, off + done);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -58,32 +57,21 @@ static int unix_read(struct f2_io *io, uint64_t off, void *buf, size_t len)
 		}
 		if (n == 0)
 			return F2_ESHORTIO;
-		p += n;
-		off += n;
-		len -= n;
+		done += n;
 	}
 	return 0;
 }
 
+static int unix_read(struct f2_io *io, uint64_t off, void *buf, size_t len)
+{
+	if (!f2_io_in_range(io, off, len))
+		return F2_ERANGE;
+	return xfer_all(priv_of(io)->fd, off, buf, NULL, len);
+}
+
 static int write_all(int fd, uint64_t off, const void *buf, size_t len)
 {
-	const uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(fd, p, len < UNIX_MAX_XFER ? len : UNIX_MAX_XFER, off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return F2_ESHORTIO;
-		p += n;
-		off += n;
-		len -= n;
-	}
-	return 0;
+	return xfer_all(fd, off, NULL, buf, len);
 }
 
 /* Common checks of every modifying call. */
