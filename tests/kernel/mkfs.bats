@@ -54,7 +54,7 @@ setup_file() {
 	echo "zeroed vd${letters:$i:1}" >"$dir/zeroed"
 
 	kernel_add_binary "$MKFS" || return 1
-	KERNEL_FILES="$dir/disks:/guest/disks $dir/multi:/guest/multi $dir/zeroed:/guest/zeroed" \
+	KERNEL_FILES="$dir/disks:/guest/disks $dir/multi:/guest/multi $dir/zeroed:/guest/zeroed $BATS_TEST_DIRNAME/guest/lib.sh:/guest/lib.sh" \
 		KERNEL_RUN_DIR=$dir/run KERNEL_TIMEOUT=900 \
 		kernel_run "$BATS_TEST_DIRNAME/guest/mkfs-check.sh" "${disks[@]}"
 	echo $? >"$dir/run/status"

@@ -55,7 +55,7 @@ setup_file() {
 		>"$dir/labels.manifest"
 	printf 'plain vda manifest\nlabels vdb manifest\nbigsec vdc -\n' >"$dir/disks"
 	kernel_add_binary /usr/bin/getfattr || return 1
-	KERNEL_FILES="$dir/disks:/guest/disks $F2_TOP/tests/engine/manifest.sh:/guest/manifest.sh" \
+	KERNEL_FILES="$dir/disks:/guest/disks $F2_TOP/tests/engine/manifest.sh:/guest/manifest.sh $BATS_TEST_DIRNAME/guest/lib.sh:/guest/lib.sh" \
 		KERNEL_RUN_DIR=$dir/run KERNEL_TIMEOUT=900 \
 		kernel_run "$BATS_TEST_DIRNAME/guest/populate-check.sh" \
 		"$dir/plain.img" "$dir/labels.img" "$dir/bigsec.img"

@@ -29,7 +29,8 @@ setup_file() {
 		kernel_add_binary "$REF_FSCK" || return 1
 	# null_blk (and configfs, which it needs) for a zoned device with
 	# conventional zones; the guest loads them itself
-	local mdir=$KERNEL_DIR/root/lib/modules/$KERNEL_RELEASE/kernel files= m
+	local mdir=$KERNEL_DIR/root/lib/modules/$KERNEL_RELEASE/kernel m
+	local files="$BATS_TEST_DIRNAME/guest/lib.sh:/guest/lib.sh"
 	for m in fs/configfs/configfs drivers/block/null_blk/null_blk; do
 		if [ -f "$mdir/$m.ko" ]; then
 			files="$files $mdir/$m.ko:/guest/${m##*/}.ko"
