@@ -2,6 +2,7 @@
 # Guest side of tests/kernel/mkfs.bats (busybox sh).  Reads
 # /guest/disks ("name vdX features"), /guest/multi ("multi vdX vdY") and
 # /guest/zeroed ("zeroed vdX"); prints "<name> <fact>" lines, then DONE.
+. /guest/lib.sh
 
 # fill DIR: 10 directories x 10 subdirectories x 10 files of varied
 # sizes (0..~12 KiB, so inline data and multi-block files) and one
@@ -25,34 +26,16 @@ fill() {
 	done
 	dd if=/dev/urandom of="$1/big" bs=1M count=$big 2>/dev/null || return 1
 	n=$((n + 1))
-	echo "$n"
+	echo "$n files"
 }
 
-sums() { (cd "$1" && find . -type f | sort | xargs md5sum); }
-
 exercise() {
-	local name=$1 dev=$2 n
-	if ! mount -t f2fs "/dev/$dev" /mnt; then
-		echo "$name mount failed"
-		return
-	fi
-	echo "$name mount ok"
+	local name=$1 dev=$2
+	mount_dev "$name" "$dev" || return
 	[ -r "/sys/fs/f2fs/$dev/features" ] &&
 		echo "$name features $(cat "/sys/fs/f2fs/$dev/features")"
-	if n=$(fill /mnt 2>/tmp/err); then
-		echo "$name wrote $n files"
-	else
-		echo "$name fill failed: $(tail -n 3 /tmp/err | tr '\n' ' ') $(df -k /mnt | tail -n 1)"
-	fi
-	sums /mnt >"/tmp/$name.md5"
-	umount /mnt && echo "$name umount ok"
-	if mount -t f2fs "/dev/$dev" /mnt; then
-		echo "$name remount ok"
-		sums /mnt | cmp -s - "/tmp/$name.md5" && echo "$name md5 match"
-		umount /mnt && echo "$name umount2 ok"
-	else
-		echo "$name remount failed"
-	fi
+	write_files "$name" fill
+	remount_check "$name" "$dev"
 }
 
 while read -r name dev feat; do

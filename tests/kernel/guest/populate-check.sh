@@ -7,6 +7,7 @@
 # unmount, remount, check their md5s, unmount.  Prints "<name> <fact>"
 # lines, then DONE.
 PATH=/bin:$PATH
+. /guest/lib.sh
 
 more() {
 	local d f
@@ -19,17 +20,12 @@ more() {
 	dd if=/dev/urandom of="$1/more/big" bs=1M count=5 2>/dev/null || return 1
 	# and change what populate wrote: append, remove, rename, link
 	echo appended >>"$1/sizes/f4096" && rm -f "$1/links/h2" &&
-		mv "$1/deep/a/b" "$1/deep/moved" && ln "$1/sizes/f1" "$1/more/f1.link"
+		mv "$1/deep/a/b" "$1/deep/moved" && ln "$1/sizes/f1" "$1/more/f1.link" &&
+		echo more
 }
 
-sums() { (cd "$1" && find more sizes -type f | sort | xargs md5sum); }
-
 while read -r name dev want; do
-	if ! mount -t f2fs "/dev/$dev" /mnt; then
-		echo "$name mount failed"
-		continue
-	fi
-	echo "$name mount ok"
+	mount_dev "$name" "$dev" || continue
 	if [ "$want" = manifest ]; then
 		echo "$name MANIFEST-BEGIN"
 		EXCLUDE=./dind_probe sh /guest/manifest.sh /mnt
@@ -39,18 +35,7 @@ while read -r name dev want; do
 	echo "$name dind $(($(stat -c %s /mnt/dind_probe) / 4096))" \
 		"$(dd if=/mnt/dind_probe bs=4096 skip=$((923 + 2036 + 2*1018*1018 + 3)) count=1 \
 		   2>/dev/null | md5sum | cut -c1-32)"
-	if more /mnt 2>/tmp/err; then
-		echo "$name wrote more"
-	else
-		echo "$name more failed: $(tail -n 3 /tmp/err | tr '\n' ' ')"
-	fi
-	sums /mnt >"/tmp/$name.md5"
-	umount /mnt && echo "$name umount ok"
-	if mount -t f2fs "/dev/$dev" /mnt; then
-		sums /mnt | cmp -s - "/tmp/$name.md5" && echo "$name md5 match"
-		umount /mnt && echo "$name umount2 ok"
-	else
-		echo "$name remount failed"
-	fi
+	write_files "$name" more
+	remount_check "$name" "$dev" more sizes
 done </guest/disks
 echo DONE

@@ -6,6 +6,7 @@
 # Staged: our mkfs.f2fs, the reference as ref-mkfs.f2fs and fsck.f2fs,
 # and f2sb.  Prints "<tag> <fact>" lines, superblock dumps between
 # "<tag> SB-BEGIN" and "<tag> SB-END", then DONE.
+. /guest/lib.sh
 
 # wait up to 20 s for the second namespace (init waits for the first)
 i=0
@@ -56,10 +57,8 @@ fill() {
 		done
 	done
 	dd if=/dev/urandom of="$1/big" bs=1M count=6 2>/dev/null || return 1
-	echo $((n + 1))
+	echo "$((n + 1)) files"
 }
-
-sums() { (cd "$1" && find . -type f | sort | xargs md5sum); }
 
 # sb TAG DEV: superblock and checkpoint fields of the volume whose first
 # device is DEV
@@ -80,30 +79,12 @@ fsck() {
 
 # use TAG DEV: mount, fill, unmount, remount, compare md5s, unmount
 use() {
-	local tag=$1 r=$2 n before
-	before=$(dmesg | wc -l)
-	if ! mount -t f2fs "/dev/$r" /mnt; then
-		echo "$tag mount failed"
-		dmesg | tail -n +$((before + 1)) | sed "s/^/$tag dmesg /"
-		return
-	fi
-	echo "$tag mount ok"
+	local tag=$1 r=$2
+	mount_dev "$tag" "$r" || return
 	grep " /mnt " /proc/mounts | sed "s/^/$tag mounted /"
-	if n=$(fill /mnt 2>/tmp/err); then
-		echo "$tag wrote $n files"
-	else
-		echo "$tag fill failed: $(tail -n 3 /tmp/err | tr '\n' ' ') $(df -k /mnt | tail -n 1)"
-	fi
+	write_files "$tag" fill
 	echo "$tag df $(df -k /mnt | tail -n 1)"
-	sums /mnt >"/tmp/$tag.md5"
-	umount /mnt && echo "$tag umount ok"
-	if mount -t f2fs "/dev/$r" /mnt; then
-		echo "$tag remount ok"
-		sums /mnt | cmp -s - "/tmp/$tag.md5" && echo "$tag md5 match"
-		umount /mnt && echo "$tag umount2 ok"
-	else
-		echo "$tag remount failed"
-	fi
+	remount_check "$tag" "$r"
 }
 
 # volume TAG DEV0 REFVOL DEVICE-ARGS...: the reference's format (used by
