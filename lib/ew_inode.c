@@ -59,6 +59,20 @@ static void encode_rdev(le32 *a, uint64_t rdev)
 	}
 }
 
+/* Owner and the three times of a (crtime is set apart: not every inode
+ * has room for it). */
+static void set_owner_times(struct f2_inode *i, const struct f2_wattr *a)
+{
+	f2_set_le32(i->i_uid, a->uid);
+	f2_set_le32(i->i_gid, a->gid);
+	f2_set_le64(i->i_atime, a->atime);
+	f2_set_le64(i->i_ctime, a->ctime);
+	f2_set_le64(i->i_mtime, a->mtime);
+	f2_set_le32(i->i_atime_nsec, a->atime_ns);
+	f2_set_le32(i->i_ctime_nsec, a->ctime_ns);
+	f2_set_le32(i->i_mtime_nsec, a->mtime_ns);
+}
+
 /* 0 when directory dir has no entry name, else -EEXIST or the error. */
 static int name_free(struct f2_wfs *w, uint32_t dir, const char *name, size_t len)
 {
@@ -115,16 +129,9 @@ int f2_wfs_create(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
 		return err;
 	i = &ew_node(b)->i;
 	f2_set_le16(i->i_mode, a->mode);
-	f2_set_le32(i->i_uid, a->uid);
-	f2_set_le32(i->i_gid, a->gid);
+	set_owner_times(i, a);
 	f2_set_le32(i->i_links, isdir ? 2 : 1);
 	f2_set_le64(i->i_blocks, 1);
-	f2_set_le64(i->i_atime, a->atime);
-	f2_set_le64(i->i_ctime, a->ctime);
-	f2_set_le64(i->i_mtime, a->mtime);
-	f2_set_le32(i->i_atime_nsec, a->atime_ns);
-	f2_set_le32(i->i_ctime_nsec, a->ctime_ns);
-	f2_set_le32(i->i_mtime_nsec, a->mtime_ns);
 	f2_set_le32(i->i_generation, a->generation);
 	f2_set_le32(i->i_flags, a->flags);
 	f2_set_le32(i->i_pino, dir);
@@ -183,14 +190,7 @@ int f2_wfs_setattr(struct f2_wfs *w, uint32_t ino, const struct f2_wattr *a)
 		return err;
 	i = &ew_node(b)->i;
 	f2_set_le16(i->i_mode, (uint16_t)((f2_le16(i->i_mode) & S_IFMT) | (a->mode & 07777)));
-	f2_set_le32(i->i_uid, a->uid);
-	f2_set_le32(i->i_gid, a->gid);
-	f2_set_le64(i->i_atime, a->atime);
-	f2_set_le64(i->i_ctime, a->ctime);
-	f2_set_le64(i->i_mtime, a->mtime);
-	f2_set_le32(i->i_atime_nsec, a->atime_ns);
-	f2_set_le32(i->i_ctime_nsec, a->ctime_ns);
-	f2_set_le32(i->i_mtime_nsec, a->mtime_ns);
+	set_owner_times(i, a);
 	if ((i->i_inline & F2_EXTRA_ATTR) && (w->fs->features & F2_FEAT_INODE_CRTIME) &&
 	    f2_le16(i->i_extra_isize) >= offsetof(struct f2_inode, i_compr_blocks) -
 					   offsetof(struct f2_inode, i_extra_isize)) {
