@@ -135,9 +135,8 @@ rf_check() {
 	local d=$BATS_FILE_TMPDIR
 	rf_check dirs
 	# the driver rolled these forward (not checkpointed): the test means something
-	grep -q "recovered ino .* \"small\"" "$d/dirs.y.out"
+	grep -q "recovered ino .* \"e2\"" "$d/dirs.y.out"
 	grep -q "recovered ino .* \"h\"" "$d/dirs.y.out"
-	grep -q " ./d1/small ino=" "$d/dirs.A.list"
 	grep -q " ./d2/h ino=" "$d/dirs.A.list"
 	grep -q " ./d1/e1 ino=" "$d/dirs.A.list"
 	! grep -q " ./d1/a2 \| ./d3/sub" "$d/dirs.A.list"
@@ -150,17 +149,22 @@ rf_check() {
 	! grep -q 'user.a=' "$d/xnode.A.list"
 	grep -q ' ./r .*user.r1="ddd.*user.r2="tiny"' "$d/xnode.A.list"
 }
-@test "recovery: punched hole, truncated and overwritten committed files, inline grown, compressed file" {
+@test "recovery: punched hole, truncated and overwritten committed files, inline grown, compressed file, inode numbers" {
 	local d=$BATS_FILE_TMPDIR
 	rf_check changes
 	grep -q ' ./t2 ino=.* size=10000 ' "$d/changes.A.list"
 	grep -q ' ./s ino=.* size=8018 ' "$d/changes.A.list"
 	grep -q ' ./c.cz ino=.* size=200000 ' "$d/changes.A.list"
 	grep -q 'recovered ino .* "h"' "$d/changes.y.out"
+	grep -q 'recovered ino .* "small"' "$d/changes.y.out"
+	grep -q ' ./small ino=' "$d/changes.A.list"
+	# in-place updates off: the overwrites of m were copied from the chain
+	grep -q 'recovered ino .* "m" .* [1-9][0-9]* blocks copied' "$d/changes.y.out"
 }
 
 # Each power-cut state: the start's tree or the recovered one, and fsck -y
-# on it gives exactly the recovered tree, clean.
+# on it gives exactly the recovered tree, clean, with the inode numbers of
+# the paths in RF_PC_INOS as in the recovered image.
 rf_pc_check() {
 	local img=$1 st=0 got
 	powercut_check_start_or_final "$img" || return 1
@@ -174,6 +178,12 @@ rf_pc_check() {
 		return 1
 	fi
 	"$FSCK" -f -n "$img.re" >"$img.re.out" 2>&1 || { echo "not clean:"; cat "$img.re.out"; return 1; }
+	local p
+	for p in ${RF_PC_INOS:-}; do
+		got=$("$DUMP" --stat "$p" "$img.re" 2>&1 | grep '^ino ')
+		[ "$got" = "$("$DUMP" --stat "$p" "$POWERCUT_FINAL" 2>&1 | grep '^ino ')" ] &&
+			[ -n "$got" ] || { echo "$p: inode number differs: $got"; return 1; }
+	done
 	rm -f "$img.re" "$img.re.out"
 }
 
@@ -181,6 +191,9 @@ rf_pc_check() {
 	rf_require
 	local s
 	for s in append newfile dirs; do
+		# dirs: the recovered files keep the driver's inode numbers
+		RF_PC_INOS=
+		[ $s = dirs ] && RF_PC_INOS="/d1/e1 /d1/e2 /d2/h"
 		POWERCUT_WRITER_OK=1 powercut_run "$RF_IMAGES/$s.img" rf_pc_check -- "$FSCK" -y @IMG
 		echo "$s: $POWERCUT_RECORDS records, $POWERCUT_CHECKED states"
 		[ "$POWERCUT_CHECKED" -gt 10 ]

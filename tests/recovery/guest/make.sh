@@ -56,16 +56,13 @@ run_xattr() {
 # Directories: the driver checkpoints when a directory, or a file whose
 # parent is not yet checkpointed, is fsync-ed (d3, d2/g): only files whose
 # directory is checkpointed roll forward (d2/h after that checkpoint, d1/*).
-# d1/big's direct node is allocated before d1/small's inode, and d1/e2 is
-# fsync-ed before d1/e1 though created after it: the recovery must keep
-# every inode number.  The hard link and d3/sub are not logged.
+# d1/e2 is fsync-ed before d1/e1 though created after it: the recovery
+# must keep every inode number.  The hard link and d3/sub are not logged.
 run_dirs() {
 	mkdir "$1/d3" && rnd 4000 >"$1/d3/x" && fsyncw "$1/d3/x" "$1/d3" &&
 		mkdir "$1/d2" && rnd 3000 >"$1/d2/g" && fsyncw "$1/d2/g" &&
 		rnd 6000 >"$1/d2/h" && fsyncw "$1/d2/h" &&
 		rnd 9000 >"$1/d1/a" && fsyncw "$1/d1/a" &&
-		rnd 3900000 >"$1/d1/big" && rnd 100 >"$1/d1/small" &&
-		fsyncw "$1/d1/big" "$1/d1/small" &&
 		rnd 100 >"$1/d1/e1" && rnd 200 >"$1/d1/e2" && fsyncw "$1/d1/e2" "$1/d1/e1" &&
 		ln "$1/d1/a" "$1/d1/a2" && mkdir "$1/d3/sub" && rnd 10 >"$1/d3/sub/y"
 }
@@ -76,11 +73,14 @@ run_xnode() {
 		rnd 2000 >"$1/r" && setfattr -n user.r1 -v "$(val 500 d)" "$1/r" &&
 		setfattr -n user.r2 -v tiny "$1/r" && fsyncw "$1/r"
 }
-# A compressed file (its fsync checkpoints), then: overwrites past the
-# indirect-node boundary, a punched hole, a committed file truncated, an
-# inline file grown into blocks.
+# A compressed file (its fsync checkpoints), then: a new file whose direct
+# node is allocated before the next new file's inode (the recovery must
+# keep small's inode number), overwrites past the indirect-node boundary
+# (in-place updates off: the chain points to new blocks), a punched hole,
+# a committed file truncated, an inline file grown into blocks.
 run_changes() {
 	rnd 200000 >"$1/c.cz" && fsyncw "$1/c.cz" &&
+		rnd 3900000 >"$1/big" && rnd 100 >"$1/small" && fsyncw "$1/big" "$1/small" &&
 		dd if=/dev/urandom of="$1/m" bs=4096 seek=2000 count=8 conv=notrunc 2>/dev/null &&
 		dd if=/dev/urandom of="$1/m" bs=4096 seek=3800 count=2 conv=notrunc 2>/dev/null &&
 		fsyncw "$1/m" && fsyncw -p "$1/h" 40960 81920 &&
@@ -97,6 +97,7 @@ for s in $SCENARIOS; do
 	mount -t f2fs -o background_gc=off$(mopts $s) /dev/$d /mnt/$s || { echo "F2RF-FAIL mount $s"; exit 1; }
 	# no periodic checkpoint while the scenarios run
 	echo 100000 >/sys/fs/f2fs/$d/cp_interval 2>/dev/null
+	[ $s = changes ] && echo 0 >/sys/fs/f2fs/$d/ipu_policy
 	echo "baseline of $s" >/mnt/$s/keep
 	base_$s /mnt/$s || { echo "F2RF-FAIL base $s"; exit 1; }
 	i=$((i + 1))
