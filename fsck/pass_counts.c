@@ -7,9 +7,11 @@
  * found less those reserved ones.
  * Repair: when the counters are the only inconsistency found, a new
  * checkpoint carrying the found values goes into the other pack
- * (repair_cp.c); with other errors left, or when the newest pack was
- * damaged and an older one is in use, the counters are not touched,
- * since what was found is not yet what the file system holds.
+ * (repair_cp.c); with structural repairs pending, or when the newest pack
+ * was damaged and an older one is in use, the write engine's checkpoint
+ * (pass_repair.c) carries them; with errors left that cannot be repaired,
+ * they are not touched, since what was found is not what the file
+ * system will hold.
  * Builds: nothing.
  */
 #include "f2/errors.h"
@@ -33,12 +35,12 @@ int pass_counts(struct fsck_ctx *ctx)
 			(unsigned long long)(ctx->blocks_found - ctx->reserved_found),
 			(unsigned long long)ctx->reserved_found))
 		rep_add(ctx, PR_CNT_SIT_TOTAL, RA_NOTE, 0, 0, 0, 0);
-	/* with structural repairs pending, their checkpoint carries the counters */
-	structural = ctx->nacts != 0;
+	/* with structural repairs pending, their checkpoint carries the
+	 * counters; so it does when the newest pack is damaged (the engine's
+	 * checkpoint is built on the older one in use, and replaces it) */
+	structural = ctx->nacts != 0 || ctx->cp_fallback;
 	if (ctx->errors_left)
 		ctx->no_repair = "other errors are left";
-	else if (ctx->cp_fallback)
-		ctx->no_repair = "the newest checkpoint is damaged: decide which pack to keep first";
 	if (c.valid_blocks != ctx->blocks_found &&
 	    fix_problem(ctx, PR_CNT_VALID_BLOCKS, "checkpoint: valid_block_count %llu, found %llu",
 			(unsigned long long)c.valid_blocks, (unsigned long long)ctx->blocks_found)) {

@@ -14,6 +14,9 @@
  * the checkpoint (the FSCK and ERROR flags cleared).
  * When an error is left that this version cannot repair, nothing is
  * written: a partial repair could lose what the walk could not see.
+ * When the newest checkpoint pack is damaged and the older one was
+ * checked, the repair builds on the older one (as the kernel would mount
+ * it) and its checkpoint replaces the damaged pack.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -401,10 +404,10 @@ int pass_repair(struct fsck_ctx *ctx)
 
 	if (!ctx->nacts)
 		return 0;
-	if (ctx->errors_left || ctx->cp_fallback || !ctx->rw) {
+	if (ctx->errors_left || !ctx->rw) {
 		fprintf(ctx->out, "structural repairs not written: %s\n",
 			ctx->errors_left ? "errors this version cannot repair are left"
-					 : "the newest checkpoint is damaged");
+					 : "the device is not open for writing");
 		for (unsigned i = 0; i < ctx->nacts; i++)
 			if (ctx->acts[i].code) {
 				ctx->errors_left++;

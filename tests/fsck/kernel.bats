@@ -68,3 +68,64 @@ export F2FIELD REF_SLOAD
 	fi
 	grep -q 'checkpoint: 1 orphan inode(s)' "$d/orphan.out"
 }
+
+# Disk name of the i-th virtio disk (vda.. vdz, vdaa..).
+vd_name() {
+	local i=$1 l=abcdefghijklmnopqrstuvwxyz
+	if [ "$i" -lt 26 ]; then echo "vd${l:$i:1}"; else echo "vd${l:$((i / 26 - 1)):1}${l:$((i % 26)):1}"; fi
+}
+
+@test "fsck kernel: structural repairs mount, intact files read back, lost+found holds the reconnected, the kernel writes, both fscks clean" {
+	kernel_require
+	require_prog "$FSCK" "$F2FIELD" "$REF_MKFS" "$REF_SLOAD"
+	# CASE[:PATH the fault damaged[:lf when it is reconnected under lost+found]]
+	local d=$BATS_TEST_TMPDIR cases=(012-nat-addr-range:./d1/d2/mid 013-nat-ino-range
+		014-nat-dup-addr:./d1/d2/mid 015-inode-links 016-inode-links-hard
+		017-inode-blocks 018-inode-csum 019-inode-csum-links 020-inode-namelen
+		021-inode-inline-nid 022-inode-depth 023-inode-xattr-free
+		024-dent-ino-free:./d1/d2/mid:lf 025-dent-hash 026-dent-ftype
+		027-dent-namelen:./d1/d2/mid:lf 028-dent-not-inode:./d1/d2/mid:lf 029-dent-dotdot
+		030-dir-multi-link:./d1/d2/mid:lf 031-dent-bit-cleared:./d1/d2/mid:lf
+		032-sit-vblocks 033-sit-stray-bit 034-ssa-data 035-node-footer
+		036-node-owner:./d1/big 037-nat-bits 038-node-dup-nid:./huge 040-sit-type
+		041-inode-mode)
+	local imgs=() c i rc dev spec path lf sum
+	(. "$F2_TOP/tests/fsck/lib.sh"; std_tree "$d/tree")
+	(cd "$d/tree" && find . -type f | LC_ALL=C sort | while read -r f; do
+		echo "$(md5sum "$f" | cut -d' ' -f1) $f"; done) >"$d/want"
+	for spec in "${cases[@]}"; do
+		c=${spec%%:*}
+		bash "$F2_TOP/tests/fsck/$c/make.sh" "$d/$c.img"
+		rc=0; "$FSCK" -f -y "$d/$c.img" </dev/null >"$d/$c.y" 2>&1 || rc=$?
+		[ "$rc" -eq 1 ] || { cat "$d/$c.y"; echo "$c: -y exit $rc"; return 1; }
+		imgs+=("$d/$c.img")
+	done
+	rc=0; kernel_run "$BATS_TEST_DIRNAME/guest/repaired-tree.sh" "${imgs[@]}" || rc=$?
+	kernel_output >"$d/out"
+	cat "$d/out"
+	[ "$rc" -eq 0 ]
+	grep -q '^DONE' "$d/out"
+	for i in "${!cases[@]}"; do
+		spec=${cases[$i]} c=${spec%%:*} path= lf=
+		case $spec in *:*) path=${spec#*:} ;; esac
+		case $path in *:lf) lf=1 path=${path%:lf} ;; esac
+		dev=$(vd_name "$i")
+		grep -q "^$dev mount rc=0" "$d/out" || { echo "$c: no mount"; return 1; }
+		grep -q "^$dev write rc=0" "$d/out" || { echo "$c: write failed"; return 1; }
+		grep -q "^$dev umount rc=0" "$d/out" || { echo "$c: umount failed"; return 1; }
+		sed -n "s/^$dev md5 //p" "$d/out" | LC_ALL=C sort -k2 >"$d/got.$i"
+		# every file the fault did not touch reads back at its path
+		while read -r sum f; do
+			[ "$f" = "$path" ] && continue
+			grep -qx "$sum $f" "$d/got.$i" || { echo "$c: $f differs or is missing"; return 1; }
+		done <"$d/want"
+		if [ -n "$lf" ]; then	# the damaged name's file is intact in lost+found
+			sum=$(grep " $path\$" "$d/want" | cut -d' ' -f1)
+			grep -q "^$sum ./lost+found/#" "$d/got.$i" ||
+				{ echo "$c: $path not in lost+found"; return 1; }
+		fi
+		rc=0; "$FSCK" -f -n "${imgs[$i]}" >"$d/after" 2>&1 || rc=$?
+		[ "$rc" -eq 0 ] || { cat "$d/after"; echo "$c: after the kernel wrote: exit $rc"; return 1; }
+		ref_fsck_clean "${imgs[$i]}"
+	done
+}

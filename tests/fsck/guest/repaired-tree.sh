@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Guest side of the structural-repair test of tests/fsck/kernel.bats
+# (busybox sh).  Every virtio disk is an image fsck.f2fs -y repaired:
+# mount it with the 6.1 driver, print the md5 of every regular file
+# (lost+found included), list lost+found, write, delete and rewrite files
+# in the repaired directories, unmount.  Prints "vdX mount rc=N",
+# "vdX md5 SUM PATH", "vdX write rc=N", "vdX umount rc=N", then DONE.
+for d in /sys/block/vd*; do
+	dev=$(basename "$d")
+	mount -t f2fs "/dev/$dev" /mnt
+	echo "$dev mount rc=$?"
+	grep -q " /mnt " /proc/mounts || continue
+	(cd /mnt && find . -type f | sort | while read -r f; do
+		echo "$dev md5 $(md5sum "$f" | cut -d' ' -f1) $f"
+	done)
+	{ seq 1 50000 >/mnt/d1/d2/new1 && rm /mnt/d1/d2/new1 && seq 1 70000 >/mnt/many/new2 &&
+	  mkdir /mnt/d1/newdir && echo x >/mnt/d1/newdir/f && rm -rf /mnt/d1/newdir &&
+	  rm -f /mnt/huge && sync; }
+	echo "$dev write rc=$?"
+	umount /mnt
+	echo "$dev umount rc=$?"
+done
+echo DONE
