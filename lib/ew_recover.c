@@ -141,3 +141,16 @@ int ew_rf_xattr_set(struct f2_wfs *w, uint32_t ino, const uint8_t *inl, size_t i
 	inode->dirty = 1;
 	return 0;
 }
+
+int ew_rf_set_flags(struct f2_wfs *w, uint32_t ino, uint32_t flags, uint8_t advise)
+{
+	struct ew_blk *inode;
+	int err = ew_inode_get(w, ino, &inode);
+
+	if (err)
+		return err;
+	f2_set_le32(ew_node(inode)->i.i_flags, flags);
+	ew_node(inode)->i.i_advise = advise;
+	inode->dirty = 1;
+	return 0;
+}

@@ -36,4 +36,8 @@ int ew_rf_punch(struct f2_wfs *w, uint32_t ino, uint64_t fofs);
 int ew_rf_xattr_set(struct f2_wfs *w, uint32_t ino, const uint8_t *inl, size_t inl_len,
 		    const uint8_t *xnode);
 
+/* Set ino's raw i_flags and i_advise (the driver's recover_inode copies
+ * both from the newest inode node). */
+int ew_rf_set_flags(struct f2_wfs *w, uint32_t ino, uint32_t flags, uint8_t advise);
+
 #endif /* F2_EW_RECOVER_H */

@@ -5,6 +5,7 @@
  * is walked by recovery_scan.c), committed by one checkpoint.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +184,13 @@ static void attrs_of(const struct f2_node *n, struct f2_wattr *a)
 	a->mtime_ns = f2_le32(n->i.i_mtime_nsec);
 	a->ctime_ns = f2_le32(n->i.i_ctime_nsec);
 	a->generation = f2_le32(n->i.i_generation);
+	a->flags = f2_le32(n->i.i_flags);
+	if ((n->i.i_inline & F2_EXTRA_ATTR) &&
+	    f2_le16(n->i.i_extra_isize) >= offsetof(struct f2_inode, i_compr_blocks) -
+					   offsetof(struct f2_inode, i_extra_isize)) {
+		a->crtime = f2_le64(n->i.i_crtime);
+		a->crtime_ns = f2_le32(n->i.i_crtime_nsec);
+	}
 }
 
 /*
@@ -421,6 +429,8 @@ static int recover_one(struct f2_rf *rf, struct f2_rf_ino *e, struct f2_wfs *w)
 		goto out;
 	attrs_of(&ir->node, &a);
 	err = f2_wfs_setattr(w, target, &a);
+	if (!err && inode_at >= 0)
+		err = ew_rf_set_flags(w, target, a.flags, ir->node.i.i_advise);
 	if (!err)
 		err = recover_xattrs(rf, e, w, target, ir, inode_at, xnode_at);
 out:

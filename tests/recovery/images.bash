@@ -41,6 +41,7 @@ rf_make() {
 	${CC:-cc} -O2 -Wall -Wextra -o "$dir/fsyncw" "$RF_GUEST/fsyncw.c" || return 1
 	kernel_add_binary "$dir/fsyncw" || return 1
 	kernel_add_binary /usr/bin/setfattr || return 1
+	kernel_add_binary /usr/bin/chattr || return 1
 	KERNEL_RUN_DIR=$dir/run KERNEL_TIMEOUT=900 kernel_run "$RF_GUEST/make.sh" "${disks[@]}" ||
 		status=$?
 	cp "$KERNEL_OUT" "$dir/guest.log"

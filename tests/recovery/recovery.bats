@@ -6,8 +6,8 @@
 # For each scenario one copy is mounted normally in a second boot (the
 # driver rolls forward: tag A) and the other is recovered by our
 # fsck.f2fs -y on the host and mounted -o ro,norecovery (tag B), then
-# normally (tag N): every file's md5, inode number, size, link count and
-# user xattrs, and every directory's inode number and link count, must be
+# normally (tag N): every file's md5, inode number, size, link count,
+# flags (lsattr) and user xattrs, and every directory's inode number and link count, must be
 # the same in A, B and N.
 # Both fscks must find the recovered copy clean, and a crash at any write
 # of the recovery must leave a volume that fsck -y recovers the same way.
@@ -42,6 +42,7 @@ setup_file() {
 		st=0
 		rm -rf "$d/verify"
 		kernel_add_binary /usr/bin/getfattr || return 1
+		kernel_add_binary /usr/bin/lsattr || return 1
 		KERNEL_RUN_DIR=$d/verify KERNEL_TIMEOUT=900 \
 			kernel_run "$F2_TOP/tests/recovery/guest/verify.sh" "${disks[@]}" \
 			>"$d/verify.err" 2>&1 || st=$?
@@ -141,13 +142,15 @@ rf_check() {
 	grep -q " ./d1/e1 ino=" "$d/dirs.A.list"
 	! grep -q " ./d1/a2 \| ./d3/sub" "$d/dirs.A.list"
 }
-@test "recovery: xattr node replay, xattrs removed after the checkpoint" {
+@test "recovery: xattr node replay, xattrs removed after the checkpoint, inode flags" {
 	local d=$BATS_FILE_TMPDIR
 	rf_check xnode
 	grep -q ' ./p .*user.big3="ccc' "$d/xnode.A.list"
 	! grep -q 'user.big1' "$d/xnode.A.list"
 	! grep -q 'user.a=' "$d/xnode.A.list"
 	grep -q ' ./r .*user.r1="ddd.*user.r2="tiny"' "$d/xnode.A.list"
+	grep -q ' ./q .*flags=[^ ]*A' "$d/xnode.A.list"
+	grep -q ' ./r .*flags=[^ ]*d' "$d/xnode.A.list"
 }
 @test "recovery: punched hole, truncated and overwritten committed files, inline grown, compressed file, inode numbers" {
 	local d=$BATS_FILE_TMPDIR

@@ -66,12 +66,13 @@ run_dirs() {
 		rnd 100 >"$1/d1/e1" && rnd 200 >"$1/d1/e2" && fsyncw "$1/d1/e2" "$1/d1/e1" &&
 		ln "$1/d1/a" "$1/d1/a2" && mkdir "$1/d3/sub" && rnd 10 >"$1/d3/sub/y"
 }
-# Xattr node replay: removals and additions in the inline area and the node.
+# Xattr node replay: removals and additions in the inline area and the
+# node; inode flags (chattr) of an existing and a new file.
 run_xnode() {
 	setfattr -x user.big1 "$1/p" && setfattr -n user.big3 -v "$(val 400 c)" "$1/p" &&
-		fsyncw "$1/p" && setfattr -x user.a "$1/q" && fsyncw "$1/q" &&
+		fsyncw "$1/p" && setfattr -x user.a "$1/q" && chattr +Ad "$1/q" && fsyncw "$1/q" &&
 		rnd 2000 >"$1/r" && setfattr -n user.r1 -v "$(val 500 d)" "$1/r" &&
-		setfattr -n user.r2 -v tiny "$1/r" && fsyncw "$1/r"
+		setfattr -n user.r2 -v tiny "$1/r" && chattr +d "$1/r" && fsyncw "$1/r"
 }
 # A compressed file (its fsync checkpoints), then: a new file whose direct
 # node is allocated before the next new file's inode (the recovery must

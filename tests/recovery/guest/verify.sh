@@ -3,7 +3,7 @@
 # SCENARIOS order, the image as the power cut left it (mounted normally:
 # the driver rolls forward, tag A), then the copy our fsck -y recovered
 # (mounted -o ro,norecovery: tag B; then normally: tag N).  Prints
-# "TAG scenario md5 path ino= size= links= user-xattrs" for every regular
+# "TAG scenario md5 path ino= size= links= flags= user-xattrs" for every regular
 # file, "TAG scenario dir path ino= links=" for every directory, then
 # "TAG scenario end".
 SCENARIOS="newfile append midwrite newdir many truncate unlinked inline indirect xattr dirs xnode changes"
@@ -14,7 +14,8 @@ list() {
 			echo "$1 $2 dir $f $(stat -c 'ino=%i links=%h' "$f")"
 		elif [ -f "$f" ]; then
 			xa=$(getfattr -d -m user "$f" 2>/dev/null | grep -v '^#' | grep . | sort | tr '\n' ' ')
-			echo "$1 $2 $(md5sum <"$f" | cut -d' ' -f1) $f $(stat -c 'ino=%i size=%s links=%h' "$f") $xa"
+			fl=$(lsattr -d "$f" 2>/dev/null | cut -d' ' -f1)
+			echo "$1 $2 $(md5sum <"$f" | cut -d' ' -f1) $f $(stat -c 'ino=%i size=%s links=%h' "$f") flags=$fl $xa"
 		else
 			echo "$1 $2 other $f $(stat -c 'ino=%i type=%F' "$f")"
 		fi
