@@ -115,3 +115,17 @@ run_case() {
 @test "053-quota-uid" { run_case 053-quota-uid; }
 @test "054-quota-magic" { run_case 054-quota-magic; }
 @test "055-curseg-type" { run_case 055-curseg-type; }
+
+@test "fsck -p: repairs a structural problem marked safe (017), writes nothing for an unsafe one (015)" {
+	local img=$BATS_TEST_TMPDIR/img before rc
+	require_prog "$FSCK" "$F2FIELD" "$REF_MKFS" "$REF_SLOAD"
+	bash "$F2_TOP/tests/fsck/017-inode-blocks/make.sh" "$img"
+	rc=0; "$FSCK" -f -p "$img" </dev/null || rc=$?
+	[ "$rc" -eq 1 ]
+	"$FSCK" -f -n "$img" </dev/null
+	bash "$F2_TOP/tests/fsck/015-inode-links/make.sh" "$img"
+	before=$(sha256sum <"$img")
+	rc=0; "$FSCK" -f -p "$img" </dev/null || rc=$?
+	[ "$rc" -eq 4 ]
+	[ "$(sha256sum <"$img")" = "$before" ]
+}
