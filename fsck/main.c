@@ -86,6 +86,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 	free(ctx->seg_vblocks);
 	free(ctx->seg_type);
 	free(ctx->nat_bits);
+	free(ctx->orphan_inos);
 	ssa_free(ctx);
 	ra_free(&ctx->ra_node);
 	ra_free(&ctx->ra_data);

@@ -21,8 +21,15 @@
  * checkpoint (the kernel ignores them otherwise).
  * After an unclean shutdown it also lists the fsync-ed inodes waiting for
  * roll-forward (the library's read-only scan), as a warning.
- * Builds: the orphan inodes in ctx->inodes (INO_ORPHAN), ctx->nat_bits.
+ * Repairs (recorded for pass_repair, written only when nothing else is
+ * left): the CP_ERROR flag cleared, user_block_count set from the
+ * geometry, a log sharing an earlier log's segment moved to a free one,
+ * the orphan list written from its verified entries.
+ * Builds: the orphan inodes in ctx->inodes (INO_ORPHAN) and, in list
+ * order, ctx->orphan_inos; ctx->nat_bits.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "f2/crc.h"
@@ -30,41 +37,59 @@
 #include "f2/recovery.h"
 #include "fsck.h"
 #include "problem.h"
+#include "repair.h"
 
 /* One ino of the orphan list: in range, an inode in use in the NAT,
  * listed once.  Good ones go to ctx->inodes as INO_ORPHAN (the walk
- * starts from them; pass_tree reports those still linked). */
+ * starts from them; pass_tree reports those still linked) and to
+ * ctx->orphan_inos; a repair writes the list from those alone. */
 static int add_orphan(struct fsck_ctx *ctx, uint32_t ino, uint32_t blk, uint32_t slot)
 {
 	struct f2_nat_info ni;
-	struct ino_rec *r;
-	int created;
+	struct ino_rec *r = NULL;
+	char why[64] = "";
+	uint32_t *n;
+	int created = 0;
 
-	if (ino <= F2_META_INO || ino >= ctx->fs->max_nid) {
-		fix_problem(ctx, PR_ORPHAN_INO_BAD, "orphan block %u entry %u: ino %u out of range "
-			    "(3..%u)", blk, slot, ino, ctx->fs->max_nid - 1);
-		return 0;
-	}
-	if (f2_nat_lookup(ctx->fs, ino, &ni) || ni.blkaddr == F2_NULL_ADDR) {
-		fix_problem(ctx, PR_ORPHAN_INO_BAD, "orphan block %u entry %u: ino %u is free in "
-			    "the NAT", blk, slot, ino);
-		return 0;
-	}
-	if (ni.ino != ino) {
-		fix_problem(ctx, PR_ORPHAN_INO_BAD, "orphan block %u entry %u: nid %u is a node of "
-			    "ino %u, not an inode", blk, slot, ino, ni.ino);
-		return 0;
-	}
-	r = inomap_get(&ctx->inodes, ino, &created);
-	if (!r)
+	if (ino <= F2_META_INO || ino >= ctx->fs->max_nid)
+		snprintf(why, sizeof(why), "is out of range (3..%u)", ctx->fs->max_nid - 1);
+	else if (f2_nat_lookup(ctx->fs, ino, &ni) || ni.blkaddr == F2_NULL_ADDR)
+		snprintf(why, sizeof(why), "is free in the NAT");
+	else if (ni.ino != ino)
+		snprintf(why, sizeof(why), "is a node of ino %u, not an inode", ni.ino);
+	else if (!(r = inomap_get(&ctx->inodes, ino, &created)))
 		return -12;
-	if (!created && (r->flags & INO_ORPHAN)) {
-		fix_problem(ctx, PR_ORPHAN_INO_BAD, "orphan block %u entry %u: ino %u listed twice",
-			    blk, slot, ino);
+	else if (!created && (r->flags & INO_ORPHAN))
+		snprintf(why, sizeof(why), "is listed twice");
+	if (why[0]) {
+		if (fix_problem(ctx, PR_ORPHAN_INO_BAD, "orphan block %u entry %u: nid %u %s", blk,
+				slot, ino, why))
+			return rep_add(ctx, PR_ORPHAN_INO_BAD, RA_NOTE, 0, 0, 0, 0);
 		return 0;
 	}
+	n = realloc(ctx->orphan_inos, (ctx->orphans + 1) * sizeof(*n));
+	if (!n)
+		return -12;
+	ctx->orphan_inos = n;
+	n[ctx->orphans++] = ino;
 	r->flags |= INO_ORPHAN;
-	ctx->orphans++;
+	return 0;
+}
+
+/* A malformed orphan block (fmt names it); the repair rewrites the list
+ * from the verified entries. */
+static int __attribute__((format(printf, 2, 3))) bad_block(struct fsck_ctx *ctx,
+							   const char *fmt, ...)
+{
+	char text[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (fix_problem(ctx, PR_CP_ORPHAN_BLOCK, "checkpoint pack %d: %s", ctx->fs->cp_pack + 1,
+			text))
+		return rep_add(ctx, PR_CP_ORPHAN_BLOCK, RA_NOTE, 0, 0, 0, 0);
 	return 0;
 }
 
@@ -73,7 +98,9 @@ static int add_orphan(struct fsck_ctx *ctx, uint32_t ino, uint32_t blk, uint32_t
  * implies (it must leave room for the head, the payload and the tail),
  * each block's place (blk_addr 1..n) and count (blk_count n), its
  * entry_count, then every ino (add_orphan).  The kernel reads them all at
- * mount whenever CP_ORPHAN_PRESENT is set.
+ * mount whenever CP_ORPHAN_PRESENT is set.  An entry_count larger than a
+ * block holds is reported and the block read up to its first zero entry
+ * (the rest of a block is zero), at most a blockful.
  */
 static int check_orphans(struct fsck_ctx *ctx)
 {
@@ -87,42 +114,34 @@ static int check_orphans(struct fsck_ctx *ctx)
 
 	if (!(fs->cp_flags & F2_CP_ORPHAN_PRESENT))
 		return 0;
-	if (start < 1 + payload || start >= total) {
-		fix_problem(ctx, PR_CP_ORPHAN_BLOCK, "checkpoint pack %d: cp_pack_start_sum %u leaves "
-			    "no room for orphan blocks (payload %u, %u blocks in the pack)",
-			    fs->cp_pack + 1, start, payload, total);
-		return 0;
-	}
+	if (start < 1 + payload || start >= total)
+		return bad_block(ctx, "cp_pack_start_sum %u leaves no room for orphan blocks "
+				 "(payload %u, %u blocks in the pack)", start, payload, total);
 	n = start - 1 - payload;
-	if (!n) {
-		fix_problem(ctx, PR_CP_ORPHAN_BLOCK, "checkpoint pack %d: CP_ORPHAN_PRESENT set but "
-			    "no orphan block", fs->cp_pack + 1);
-		return 0;
-	}
+	if (!n)
+		return bad_block(ctx, "CP_ORPHAN_PRESENT set but no orphan block");
 	ob = malloc(sizeof(*ob));
 	if (!ob)
 		return -12;
 	for (uint32_t b = 0; b < n && !err; b++) {
-		uint32_t cnt;
+		uint32_t cnt, whole = 1;
 
 		if (f2_fs_read_block(fs, at + b, ob)) {
-			fix_problem(ctx, PR_CP_ORPHAN_BLOCK, "checkpoint pack %d: orphan block %u: %s",
-				    fs->cp_pack + 1, b, fs->why);
+			err = bad_block(ctx, "orphan block %u: %s", b, fs->why);
 			break;
 		}
 		cnt = f2_le32(ob->entry_count);
 		if (f2_le16(ob->blk_addr) != b + 1 || f2_le16(ob->blk_count) != n)
-			fix_problem(ctx, PR_CP_ORPHAN_BLOCK,
-				    "checkpoint pack %d: orphan block %u says it is block %u of %u, "
-				    "the checkpoint has %u", fs->cp_pack + 1, b, f2_le16(ob->blk_addr),
-				    f2_le16(ob->blk_count), n);
-		if (cnt > F2_ORPHANS_PER_BLOCK) {
-			fix_problem(ctx, PR_CP_ORPHAN_BLOCK,
-				    "checkpoint pack %d: orphan block %u: entry_count %u > %d",
-				    fs->cp_pack + 1, b, cnt, F2_ORPHANS_PER_BLOCK);
-			continue;
+			err = bad_block(ctx, "orphan block %u says it is block %u of %u, the "
+					"checkpoint has %u", b, f2_le16(ob->blk_addr),
+					f2_le16(ob->blk_count), n);
+		if (!err && cnt > F2_ORPHANS_PER_BLOCK) {
+			err = bad_block(ctx, "orphan block %u: entry_count %u > %d", b, cnt,
+					F2_ORPHANS_PER_BLOCK);
+			cnt = F2_ORPHANS_PER_BLOCK;
+			whole = 0;
 		}
-		for (uint32_t i = 0; i < cnt && !err; i++)
+		for (uint32_t i = 0; i < cnt && !err && (whole || ob->ino[i]); i++)
 			err = add_orphan(ctx, f2_le32(ob->ino[i]), b, i);
 	}
 	free(ob);
@@ -186,6 +205,33 @@ static void roll_forward_scan(struct fsck_ctx *ctx)
 	f2_rf_free(rf);
 }
 
+/*
+ * user_block_count is 0 or not below the main area (the kernel refuses
+ * the checkpoint): the repair sets it as mkfs does, from the main
+ * segments less the overprovision ones.  On a zoned volume the usable
+ * segments depend on the zone capacities, which the image does not hold.
+ */
+static int check_user_blocks(struct fsck_ctx *ctx, uint64_t user)
+{
+	struct f2_fs *fs = ctx->fs;
+	uint32_t ovp = f2_le32(fs->cp->overprov_segment_count);
+	uint64_t want = (uint64_t)(fs->main_segs - ovp) * F2_BLKS_PER_SEG;
+	int yes;
+
+	if (fs->features & F2_FEAT_BLKZONED)
+		ctx->no_repair = "zoned volume: the usable segments are not known";
+	else if (ovp >= fs->main_segs)
+		ctx->no_repair = "the overprovision segment count is wrong";
+	else if (f2_le64(fs->cp->valid_block_count) > want)
+		ctx->no_repair = "more blocks are valid than the geometry leaves to users";
+	yes = fix_problem(ctx, PR_CP_USER_BLOCKS, "checkpoint: user_block_count %llu, main "
+			  "area %llu blocks, %u of its segments overprovision",
+			  (unsigned long long)user,
+			  (unsigned long long)fs->main_segs * F2_BLKS_PER_SEG, ovp);
+	ctx->no_repair = NULL;
+	return yes ? rep_add(ctx, PR_CP_USER_BLOCKS, RA_USER_BLOCKS, 0, 0, 0, want) : 0;
+}
+
 int pass_cp(struct fsck_ctx *ctx)
 {
 	struct f2_fs *fs = ctx->fs;
@@ -226,9 +272,12 @@ int pass_cp(struct fsck_ctx *ctx)
 			vmsg(ctx, "checkpoint pack %d is older and not valid: %s", other + 1,
 			     fs->packs[other].why);
 	}
-	if (fs->cp_flags & F2_CP_ERROR)
-		fix_problem(ctx, PR_CP_ERROR_FLAG, "checkpoint pack %d: ckpt_flags 0x%x has CP_ERROR",
-			    fs->cp_pack + 1, fs->cp_flags);
+	/* cleared by the repair's checkpoint, written only when nothing is left */
+	if ((fs->cp_flags & F2_CP_ERROR) &&
+	    fix_problem(ctx, PR_CP_ERROR_FLAG, "checkpoint pack %d: ckpt_flags 0x%x has CP_ERROR",
+			fs->cp_pack + 1, fs->cp_flags) &&
+	    (err = rep_add(ctx, PR_CP_ERROR_FLAG, RA_NOTE, 0, 0, 0, 0)))
+		return err;
 	if (inodes > nodes || nodes > fs->max_nid)
 		fix_problem(ctx, PR_CP_COUNTER_RANGE,
 			    "checkpoint: valid_inode_count %u, valid_node_count %u, max nid %u",
@@ -237,16 +286,23 @@ int pass_cp(struct fsck_ctx *ctx)
 		fix_problem(ctx, PR_CP_COUNTER_RANGE,
 			    "checkpoint: free_segment_count %u, overprov %u, reserved %u of %u "
 			    "main segments", free_segs, ovp, rsvd, fs->main_segs);
-	if (!user || user >= (uint64_t)fs->main_segs * F2_BLKS_PER_SEG)
-		fix_problem(ctx, PR_CP_USER_BLOCKS, "checkpoint: user_block_count %llu, main area %llu blocks",
-			    (unsigned long long)user,
-			    (unsigned long long)fs->main_segs * F2_BLKS_PER_SEG);
-	for (int i = 0; i < F2_NR_CURSEG; i++)
-		for (int j = i + 1; j < F2_NR_CURSEG; j++)
-			if (fs->curseg[i].segno == fs->curseg[j].segno)
-				fix_problem(ctx, PR_CP_CURSEG,
-					    "checkpoint: logs %d and %d share segment %u", i, j,
-					    fs->curseg[i].segno);
+	if (!user || user >= (uint64_t)fs->main_segs * F2_BLKS_PER_SEG) {
+		err = check_user_blocks(ctx, user);
+		if (err)
+			return err;
+	}
+	/* a log on an earlier log's segment moves (the read path gives the
+	 * segment, its type and its summary to the earlier one) */
+	for (int j = 1; j < F2_NR_CURSEG; j++)
+		for (int i = 0; i < j; i++) {
+			if (fs->curseg[i].segno != fs->curseg[j].segno)
+				continue;
+			if (fix_problem(ctx, PR_CP_CURSEG, "checkpoint: logs %d and %d share "
+					"segment %u", i, j, fs->curseg[i].segno) &&
+			    (err = rep_add(ctx, PR_CP_CURSEG, RA_CURSEG_MOVE, (uint32_t)j, 0, 0, 0)))
+				return err;
+			break;
+		}
 	err = check_orphans(ctx);
 	if (err)
 		return err;

@@ -2,7 +2,8 @@
 /*
  * pass_nat.c - phase 4 (scan) and phase 6 (unreachable): the NAT.
  *
- * Scan walks every NAT entry in use (journal first): nid 0 must be free,
+ * Scan walks every NAT entry in use (journal first): nid 0 must be free
+ * and the node and meta inodes' entries their own (else reset by the repair),
  * ino in range, block address inside the main area, valid in the SIT and
  * named by no other entry; per NAT block the count of used entries is
  * checked against nat_bits (full / empty) when the checkpoint has them.
@@ -138,14 +139,16 @@ static int one_nat(void *arg, const struct f2_nat_info *ni)
 	if (ni->blkaddr != F2_NULL_ADDR)
 		st->cur_valid++;
 	if (ni->nid == F2_NODE_INO || ni->nid == F2_META_INO) {
-		if (ni->ino != ni->nid)
-			fix_problem(ctx, PR_NAT_RESERVED, "nid %u (reserved): NAT ino %u", ni->nid,
-				    ni->ino);
+		if (ni->ino != ni->nid &&
+		    fix_problem(ctx, PR_NAT_RESERVED, "nid %u (reserved): NAT ino %u", ni->nid,
+				ni->ino))
+			return rep_add(ctx, PR_NAT_RESERVED, RA_NAT_RESERVED, ni->nid, 0, 0, 0);
 		return 0;
 	}
 	if (ni->nid == 0) {
-		fix_problem(ctx, PR_NAT_RESERVED, "nid 0: in use (ino %u, block address %u)",
-			    ni->ino, ni->blkaddr);
+		if (fix_problem(ctx, PR_NAT_RESERVED, "nid 0: in use (ino %u, block address %u)",
+				ni->ino, ni->blkaddr))
+			return rep_add(ctx, PR_NAT_RESERVED, RA_NAT_RESERVED, 0, 0, 0, 0);
 		return 0;
 	}
 	if (ni->blkaddr == F2_NULL_ADDR)

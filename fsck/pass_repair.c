@@ -11,7 +11,11 @@
  * nothing reaches are freed) and its counters to the counts found; then
  * NAT entries, nodes and inode fields, directory entries, lost+found and
  * the names of the reconnected inodes, moved data blocks, orphans; then
- * the checkpoint (the FSCK and ERROR flags cleared).
+ * the checkpoint (the FSCK and ERROR flags cleared).  Logs sharing a
+ * segment move to fresh ones right after the SIT is set; the orphan list
+ * is written from the entries pass_cp verified, less those still linked;
+ * reserved NAT entries are reset and user_block_count set with the other
+ * NAT entries.
  * When an error is left that this version cannot repair, nothing is
  * written: a partial repair could lose what the walk could not see.
  * When the newest checkpoint pack is damaged and the older one was
@@ -303,18 +307,26 @@ static int apply(struct fsck_ctx *ctx, struct f2_wfs *w)
 			err = f2_wfs_repair_nat_bits(w);
 	if (!err)
 		err = rebuild_sit(ctx, w);
+	/* logs off shared segments, onto free ones the walk found empty */
+	for (unsigned i = 0; i < ctx->nacts && !err; i++)
+		if (ctx->acts[i].kind == RA_CURSEG_MOVE)
+			err = f2_wfs_repair_curseg_move(w, (int)ctx->acts[i].a);
 	if (!err)
 		err = f2_wfs_repair_cursegs(w);
 	if (err)
 		return err;
 	f2_wfs_repair_counts(w, ctx->blocks_found, (uint32_t)ctx->nodes_found,
 			     (uint32_t)ctx->inodes_found);
-	/* NAT entries */
+	/* NAT entries, user_block_count */
 	for (unsigned i = 0; i < ctx->nacts && !err; i++) {
 		const struct rep_act *a = &ctx->acts[i];
 		struct f2_nat_info ni;
 
-		if (a->kind == RA_NAT_CLEAR) {
+		if (a->kind == RA_USER_BLOCKS) {
+			f2_wfs_repair_user_blocks(w, a->d);
+		} else if (a->kind == RA_NAT_RESERVED) {
+			err = f2_wfs_repair_nat_reserved(w, a->a);
+		} else if (a->kind == RA_NAT_CLEAR) {
 			err = f2_wfs_repair_nat(w, a->a, 0, F2_NULL_ADDR);
 		} else if (a->kind == RA_NAT_INO) {
 			err = f2_nat_lookup(fs, a->a, &ni);
@@ -417,7 +429,10 @@ int pass_repair(struct fsck_ctx *ctx)
 	}
 	err = f2_fs_open_io(ctx->rw, NULL, &fs);
 	if (!err)
-		err = f2_wfs_open(fs, NULL, &w);
+		err = f2_wfs_open(fs, &(struct f2_wfs_opts){ .orphans_given = 1 }, &w);
+	/* the orphan list as verified (pass_cp); those still linked go below */
+	for (unsigned i = 0; i < ctx->orphans && !err; i++)
+		err = f2_wfs_orphan_add(w, ctx->orphan_inos[i]);
 	if (!err)
 		err = apply(ctx, w);
 	if (err)

@@ -34,6 +34,9 @@ enum rep_kind {
 	RA_RECONNECT,		/* a ino, c file type: a name in lost+found */
 	RA_ORPHAN_DEL,		/* a ino: off the orphan list */
 	RA_NAT_BITS,		/* recompute nat_bits */
+	RA_NAT_RESERVED,	/* a nid (0, node or meta inode): reset the entry */
+	RA_USER_BLOCKS,		/* d user_block_count */
+	RA_CURSEG_MOVE,		/* a log: to a fresh segment (it shares one) */
 };
 
 struct rep_act {

@@ -167,6 +167,8 @@ int ew_wfs_open(struct f2_fs *fs, const struct f2_wfs_opts *o, struct f2_wfs **o
 
 /* ---- ew_nat.c: NAT, nids, node cache ---------------------------------- */
 int ew_nat_get(struct f2_wfs *w, uint32_t nid, struct ew_nat **out);
+/* ew_nat_get() that also takes nid 0 (a checker resetting the reserved entry). */
+int ew_nat_get_any(struct f2_wfs *w, uint32_t nid, struct ew_nat **out);
 int ew_nid_alloc(struct f2_wfs *w, uint32_t ino, uint32_t *nid);
 void ew_nid_free(struct f2_wfs *w, struct ew_nat *e);
 int ew_nat_flush(struct f2_wfs *w, struct f2_journal *j);

@@ -143,8 +143,7 @@ int ew_wfs_open(struct f2_fs *fs, const struct f2_wfs_opts *o, struct f2_wfs **o
 	err = ew_nat_bits_load(w);
 	if (err)
 		goto fail;
-	err = f2_cp_orphans(fs, load_orphan, w);
-	if (err)
+	if (!w->o.orphans_given && (err = f2_cp_orphans(fs, load_orphan, w)))
 		goto fail;
 	*out = w;
 	return 0;
@@ -211,6 +210,7 @@ int f2_wfs_checkpoint(struct f2_wfs *w)
 	f2_set_le32(cp->ckpt_flags, flags | F2_CP_UMOUNT);
 	f2_set_le64(cp->checkpoint_ver, ver);
 	f2_set_le64(cp->valid_block_count, w->valid_blocks);
+	f2_set_le64(cp->user_block_count, w->user_blocks);
 	f2_set_le32(cp->free_segment_count, w->free_segs);
 	for (int i = 0; i < F2_NR_CURSEG_DATA; i++) {
 		f2_set_le32(cp->cur_data_segno[i], w->cur[F2_CURSEG_HOT_DATA + i].segno);

@@ -20,6 +20,13 @@
 
 int ew_nat_get(struct f2_wfs *w, uint32_t nid, struct ew_nat **out)
 {
+	if (nid == 0)
+		return ew_fail(w, F2_ERANGE, "nid 0 is reserved");
+	return ew_nat_get_any(w, nid, out);
+}
+
+int ew_nat_get_any(struct f2_wfs *w, uint32_t nid, struct ew_nat **out)
+{
 	struct ew_nat *e = ew_map_get(&w->nat, nid);
 	struct f2_nat_info ni;
 	int err;
@@ -28,7 +35,7 @@ int ew_nat_get(struct f2_wfs *w, uint32_t nid, struct ew_nat **out)
 		*out = e;
 		return 0;
 	}
-	if (nid >= w->fs->max_nid || nid == 0)
+	if (nid >= w->fs->max_nid)
 		return ew_fail(w, F2_ERANGE, "nid %u beyond the NAT (max %u)", nid,
 			       w->fs->max_nid);
 	err = f2_nat_lookup(w->fs, nid, &ni);

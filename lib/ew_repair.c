@@ -2,9 +2,10 @@
 /*
  * ew_repair.c - write-engine primitives for fsck.f2fs's repairs
  * (f2/repair.h): setting SIT entries, the free map, counters and NAT
- * entries to what a full walk found, loading a node whose footer is
- * wrong, moving a data block, editing directory slots and recomputing
- * nat_bits.  Built on the engine's internals (engine_int.h) without
+ * entries to what a full walk found, resetting reserved NAT entries,
+ * user_block_count, moving a log off a shared segment, loading a node
+ * whose footer is wrong, moving a data block, editing directory slots
+ * and recomputing nat_bits.  Built on the engine's internals (engine_int.h) without
  * changing them; everything is committed by f2_wfs_checkpoint().
  */
 #include <errno.h>
@@ -97,6 +98,35 @@ int f2_wfs_repair_nat(struct f2_wfs *w, uint32_t nid, uint32_t ino, uint32_t blk
 	e->blkaddr = blkaddr;
 	e->dirty = 1;
 	return 0;
+}
+
+int f2_wfs_repair_nat_reserved(struct f2_wfs *w, uint32_t nid)
+{
+	struct ew_nat *e;
+	int err;
+
+	if (nid != 0 && nid != F2_NODE_INO && nid != F2_META_INO)
+		return ew_fail(w, F2_ERANGE, "nid %u is not reserved", nid);
+	err = ew_nat_get_any(w, nid, &e);
+	if (err)
+		return err;
+	e->ino = nid;
+	e->blkaddr = nid ? 1 : F2_NULL_ADDR;
+	e->dirty = 1;
+	return 0;
+}
+
+void f2_wfs_repair_user_blocks(struct f2_wfs *w, uint64_t blocks)
+{
+	w->user_blocks = blocks;
+}
+
+int f2_wfs_repair_curseg_move(struct f2_wfs *w, int t)
+{
+	if (t < 0 || t >= F2_NR_CURSEG)
+		return ew_fail(w, F2_ERANGE, "log %d", t);
+	w->cur[t].segno = F2_NULL_SEGNO;	/* nothing of the old one is written */
+	return ew_seg_reopen(w, t);
 }
 
 /* Kernel rule: offsets 3, 4 + N, 5 + 2N and every (N + 1)-th one after

@@ -115,3 +115,15 @@ structural_case() {
 @test "fsck -y cutting a node pointer, freeing the node (036-node-owner)" {
 	structural_case 036-node-owner
 }
+
+@test "fsck -y rebuilding a malformed orphan list (043-orphan-entry-count)" {
+	structural_case 043-orphan-entry-count
+}
+
+@test "fsck -y moving a log off a shared segment (048-curseg-shared)" {
+	structural_case 048-curseg-shared
+}
+
+@test "fsck -y resetting the NAT entry of nid 0 (039-nat-nid0)" {
+	structural_case 039-nat-nid0
+}

@@ -116,16 +116,26 @@ run_case() {
 @test "054-quota-magic" { run_case 054-quota-magic; }
 @test "055-curseg-type" { run_case 055-curseg-type; }
 
-@test "fsck -p: repairs a structural problem marked safe (017), writes nothing for an unsafe one (015)" {
+# preen_pair SAFE UNSAFE: -p repairs case SAFE (exit 1, then clean) and
+# leaves case UNSAFE untouched (exit 4, not a byte written)
+preen_pair() {
 	local img=$BATS_TEST_TMPDIR/img before rc
 	require_prog "$FSCK" "$F2FIELD" "$REF_MKFS" "$REF_SLOAD"
-	bash "$F2_TOP/tests/fsck/017-inode-blocks/make.sh" "$img"
+	bash "$F2_TOP/tests/fsck/$1/make.sh" "$img"
 	rc=0; "$FSCK" -f -p "$img" </dev/null || rc=$?
 	[ "$rc" -eq 1 ]
 	"$FSCK" -f -n "$img" </dev/null
-	bash "$F2_TOP/tests/fsck/015-inode-links/make.sh" "$img"
+	bash "$F2_TOP/tests/fsck/$2/make.sh" "$img"
 	before=$(sha256sum <"$img")
 	rc=0; "$FSCK" -f -p "$img" </dev/null || rc=$?
 	[ "$rc" -eq 4 ]
 	[ "$(sha256sum <"$img")" = "$before" ]
+}
+
+@test "fsck -p: repairs a structural problem marked safe (017), writes nothing for an unsafe one (015)" {
+	preen_pair 017-inode-blocks 015-inode-links
+}
+
+@test "fsck -p: rebuilds an orphan list unasked (045), writes nothing while a linked orphan is left (044)" {
+	preen_pair 045-orphan-ino-free 044-orphan-blk-count
 }

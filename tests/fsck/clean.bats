@@ -184,11 +184,13 @@ bad_sb_image() {
 	local img=$BATS_TEST_TMPDIR/img
 	truncate -s 1G "$img"
 	"$MKFS" -q -f "$img" >/dev/null
-	"$F2FIELD" "$img" set cp.ckpt_flags $(( $("$F2FIELD" "$img" get cp.ckpt_flags | cut -d' ' -f3) | 8 ))
+	# a free segment count beyond the main area: out of range (no repair)
+	"$F2FIELD" "$img" set cp.free_segment_count 0x7fffffff
 	"$F2FIELD" "$img" fixcrc cp
 	run timeout 20 "$FSCK" -p -f "$img" </dev/null
 	echo "$output"
 	[ "$status" -eq 4 ]
+	[[ "$output" == *"0x020004 CP_COUNTER_RANGE"* ]]
 	[[ "$output" == *"run fsck.f2fs manually"* ]]
 }
 

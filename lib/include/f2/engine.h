@@ -38,6 +38,8 @@ struct f2_wfs_opts {
 	size_t cache_blocks;	/* node + dentry blocks kept before write-back
 				 * (0: 16384, 64 MiB) */
 	uint64_t mtime;		/* SIT segment mtime; 0: the cp's elapsed_time */
+	int orphans_given;	/* start with an empty orphan list, not the pack's
+				 * (a checker adds the ones it verified) */
 };
 
 /* Attributes of a new inode. */

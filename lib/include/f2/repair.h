@@ -59,6 +59,15 @@ int f2_wfs_repair_dir_iter(struct f2_wfs *w, uint32_t dir,
 /* Add name -> ino (type) to dir without changing any link count. */
 int f2_wfs_repair_dir_add(struct f2_wfs *w, uint32_t dir, const uint8_t *name, size_t len,
 			  uint32_t ino, uint8_t type);
+/* Reset a reserved NAT entry: nid 0 free, the node and meta inodes'
+ * (F2_NODE_INO, F2_META_INO) owned by themselves at block 1, as mkfs
+ * writes them. */
+int f2_wfs_repair_nat_reserved(struct f2_wfs *w, uint32_t nid);
+/* Set the checkpoint's user_block_count. */
+void f2_wfs_repair_user_blocks(struct f2_wfs *w, uint64_t blocks);
+/* Log t shares its segment with another log: give it a fresh segment
+ * without writing a summary for the shared one (it is the other log's). */
+int f2_wfs_repair_curseg_move(struct f2_wfs *w, int t);
 /* Recompute nat_bits (when the checkpoint keeps them) from the NAT on
  * disk: call it before any NAT change (later ones update their blocks). */
 int f2_wfs_repair_nat_bits(struct f2_wfs *w);
