@@ -79,74 +79,78 @@ static int drop_extent(struct f2_wfs *w, uint32_t ino, uint32_t blkaddr,
 	return 0;
 }
 
-/* I/O of a move: a victim data segment read in one call, moved blocks
- * written in runs of consecutive addresses (nothing reads them before the
- * checkpoint: mover_flush() runs before a move call returns). */
-#define WBATCH 64
+/* I/O of a move: each moved data block is noted with its new address
+ * (consecutive ones form a run of up to MBATCH blocks) and copied when the
+ * run is written: its sources are read straight into the run's buffer,
+ * one read per run of consecutive sources, so only valid blocks are read
+ * and nothing is copied twice.  The sources stay intact until then: the
+ * engine never writes into a segment before a checkpoint frees it, and
+ * mover_flush() runs before a move call returns. */
+#define MBATCH F2_BLKS_PER_SEG
 struct mover {
-	uint8_t *seg;		/* F2_BLKS_PER_SEG blocks of segment segno */
-	uint32_t segno;		/* UINT32_MAX: seg holds nothing */
-	uint8_t *wbuf;		/* wn blocks to write from block wstart */
+	uint8_t *buf;		/* wn blocks to write from block wstart */
+	uint32_t *src;		/* where each of them is read from */
 	uint32_t wstart, wn;
-	uint8_t *one;		/* one block read alone */
 };
 
 static int mover_init(struct mover *m)
 {
-	m->seg = malloc((size_t)F2_BLKS_PER_SEG * F2_BLKSIZE);
-	m->wbuf = malloc((size_t)WBATCH * F2_BLKSIZE);
-	m->one = malloc(F2_BLKSIZE);
-	m->segno = UINT32_MAX;
+	m->buf = malloc((size_t)MBATCH * F2_BLKSIZE);
+	m->src = malloc(MBATCH * sizeof(*m->src));
 	m->wn = 0;
-	if (m->seg && m->wbuf && m->one)
+	if (m->buf && m->src)
 		return 0;
-	free(m->seg);
-	free(m->wbuf);
-	free(m->one);
+	free(m->buf);
+	free(m->src);
 	return -ENOMEM;
 }
 
 static int mover_flush(struct f2_wfs *w, struct mover *m)
 {
-	int err = 0;
+	struct f2_io *io = w->fs->io;
+	uint32_t n = m->wn, j;
+	int err;
 
-	if (m->wn)
-		err = f2_io_write(w->fs->io, (uint64_t)m->wstart * F2_BLKSIZE, m->wbuf,
-				  (size_t)m->wn * F2_BLKSIZE);
-	if (err)
-		err = ew_fail(w, err, "blocks %u-%u (moved data): write failed", m->wstart,
-			      m->wstart + m->wn - 1);
 	m->wn = 0;
-	return err;
+	for (uint32_t i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && m->src[j] == m->src[j - 1] + 1; j++)
+			;
+		err = f2_io_read(io, (uint64_t)m->src[i] * F2_BLKSIZE,
+				 m->buf + (size_t)i * F2_BLKSIZE, (size_t)(j - i) * F2_BLKSIZE);
+		if (err)
+			return ew_fail(w, err, "blocks %u-%u (to move): read failed: %s", m->src[i],
+				       m->src[j - 1], f2_strerror(err));
+	}
+	err = n ? f2_io_write(io, (uint64_t)m->wstart * F2_BLKSIZE, m->buf,
+			      (size_t)n * F2_BLKSIZE) : 0;
+	if (err)
+		return ew_fail(w, err, "blocks %u-%u (moved data): write failed: %s", m->wstart,
+			       m->wstart + n - 1, f2_strerror(err));
+	return 0;
+}
+
+/* Note the copy of block src to naddr (just allocated). */
+static int mover_add(struct f2_wfs *w, struct mover *m, uint32_t src, uint32_t naddr)
+{
+	int err;
+
+	if (m->wn && (naddr != m->wstart + m->wn || m->wn == MBATCH) && (err = mover_flush(w, m)))
+		return err;
+	if (!m->wn)
+		m->wstart = naddr;
+	m->src[m->wn++] = src;
+	return 0;
 }
 
 static void mover_free(struct mover *m)
 {
-	free(m->seg);
-	free(m->wbuf);
-	free(m->one);
-}
-
-/* Read a whole data segment when it holds enough valid blocks. */
-static int mover_load(struct f2_wfs *w, struct mover *m, uint32_t segno, uint32_t vblocks)
-{
-	int err;
-
-	m->segno = UINT32_MAX;
-	if (vblocks < 32)
-		return 0;
-	err = f2_io_read(w->fs->io, f2_fs_seg_start(w->fs, segno) * F2_BLKSIZE, m->seg,
-			 (size_t)F2_BLKS_PER_SEG * F2_BLKSIZE);
-	if (err)
-		return ew_fail(w, err, "segment %u: read failed", segno);
-	m->segno = segno;
-	return 0;
+	free(m->buf);
+	free(m->src);
 }
 
 static int move_data(struct f2_wfs *w, uint32_t blkaddr, const struct f2_summary *e,
 		     int log, struct mover *m, struct f2_gc_move_stats *st)
 {
-	uint8_t *buf;
 	uint32_t nid = f2_le32(e->nid), ofs = f2_le16(e->ofs_in_node), naddr;
 	struct ew_nat *ne;
 	struct ew_blk *ob;
@@ -189,25 +193,13 @@ static int move_data(struct f2_wfs *w, uint32_t blkaddr, const struct f2_summary
 		st->skipped++;
 		return 0;
 	}
-	if (m->segno == f2_fs_segno(w->fs, blkaddr)) {
-		buf = m->seg + (blkaddr - f2_fs_seg_start(w->fs, m->segno)) * F2_BLKSIZE;
-	} else {
-		buf = m->one;
-		err = f2_fs_read_block(w->fs, blkaddr, buf);
-		if (err)
-			return ew_fail(w, err, "block %u (nid %u slot %u): %s", blkaddr, nid, ofs,
-				       w->fs->why);
-	}
 	err = ew_invalidate(w, blkaddr);
 	if (!err)
 		err = ew_alloc_block(w, log, nid, (uint16_t)ofs, e->version, &naddr);
+	if (!err)
+		err = mover_add(w, m, blkaddr, naddr);
 	if (err)
 		return err;
-	if (m->wn && (naddr != m->wstart + m->wn || m->wn == WBATCH) && (err = mover_flush(w, m)))
-		return err;
-	if (!m->wn)
-		m->wstart = naddr;
-	memcpy(m->wbuf + (size_t)m->wn++ * F2_BLKSIZE, buf, F2_BLKSIZE);
 	f2_set_le32(*slot, naddr);
 	mark_dirty(ob, st);
 	st->data_moved++;
@@ -249,8 +241,6 @@ int f2_gc_move_section(struct f2_wfs *w, uint32_t secno, struct f2_gc_move_stats
 			break;
 		}
 		is_node = sum->footer.entry_type == F2_SUM_TYPE_NODE;
-		if (!is_node)
-			err = mover_load(w, &m, segno, e->vblocks);
 		for (uint32_t off = 0; !err && off < F2_BLKS_PER_SEG; off++) {
 			uint32_t blkaddr = (uint32_t)f2_fs_seg_start(fs, segno) + off;
 
@@ -276,7 +266,7 @@ int f2_gc_move_file(struct f2_wfs *w, uint32_t ino, struct f2_gc_move_stats *st)
 	struct ew_blk *inode, *owner;
 	struct f2_node *in;
 	uint64_t nblk, fofs;
-	uint8_t *buf;
+	struct mover m;
 	int err = ew_inode_get(w, ino, &inode);
 
 	if (err)
@@ -291,8 +281,7 @@ int f2_gc_move_file(struct f2_wfs *w, uint32_t ino, struct f2_gc_move_stats *st)
 	err = f2_file_open(w->fs, ino, &f);
 	if (err)
 		return ew_fail(w, err, "ino %u: %s", ino, w->fs->why);
-	buf = malloc(F2_BLKSIZE);
-	if (!buf) {
+	if (mover_init(&m)) {
 		f2_file_close(f);
 		return -ENOMEM;
 	}
@@ -324,19 +313,12 @@ int f2_gc_move_file(struct f2_wfs *w, uint32_t ino, struct f2_gc_move_stats *st)
 		if (err)
 			break;
 		ver = ne->version;
-		err = f2_fs_read_block(w->fs, old, buf);
-		if (err) {
-			err = ew_fail(w, err, "ino %u block %llu: %s", ino, (unsigned long long)fofs,
-				      w->fs->why);
-			break;
-		}
 		err = ew_invalidate(w, old);
 		if (!err)
 			err = ew_alloc_block(w, F2_CURSEG_COLD_DATA, (uint32_t)owner->key,
 					     (uint16_t)ofs, ver, &naddr);
-		if (!err && (err = f2_io_write_block(w->fs->io, naddr, buf)))
-			err = ew_fail(w, err, "ino %u block %llu: write to %u failed", ino,
-				      (unsigned long long)fofs, naddr);
+		if (!err)
+			err = mover_add(w, &m, old, naddr);
 		if (err)
 			break;
 		f2_set_le32(*slot, naddr);
@@ -346,7 +328,9 @@ int f2_gc_move_file(struct f2_wfs *w, uint32_t ino, struct f2_gc_move_stats *st)
 		if (!err)
 			err = ew_maybe_writeback(w);
 	}
-	free(buf);
+	if (!err)
+		err = mover_flush(w, &m);
+	mover_free(&m);
 	f2_file_close(f);
 	return err;
 }
@@ -443,8 +427,6 @@ int f2_gc_move_range(struct f2_wfs *w, uint64_t start, uint64_t len, uint64_t ta
 		}
 		is_node = sum->footer.entry_type == F2_SUM_TYPE_NODE;
 		log = e->type <= F2_CURSEG_COLD_DATA ? e->type : F2_CURSEG_COLD_DATA;
-		if (!is_node)
-			err = mover_load(w, &m, segno, e->vblocks);
 		for (uint32_t off = 0; !err && off < F2_BLKS_PER_SEG; off++) {
 			uint64_t a = s0 + off;
 
