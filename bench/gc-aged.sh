@@ -24,12 +24,14 @@
 # new file, fdatasync included (gc.f2fs's checkpoints flush too): the same
 # kind of I/O both ways, buffered reads and buffered writes made durable.
 # The machine is shared, so every run of an "all" row is paired with a
-# copy made just before it; the verdict is on the median of those paired
-# ratios (a busy moment slows both halves of a pair), and the best/best
-# ratio is printed beside it.  On the 1 GiB kernel-aged fixture (2 shared
+# copy made just before it; the verdict needs both the median of those
+# paired ratios and the best/best ratio to reach 0.5.  On the 1 GiB kernel-aged fixture (2 shared
 # cores at load 5-6), median paired ratio: 0.43-0.60 when each victim
 # segment was read whole, 0.67-0.84 with only the moved blocks read,
 # straight into the write buffer.
+#
+# Exit status: 0, 1 when a gc.f2fs run failed or a policy's median ratio
+# is below 0.5, 2 when nothing can be measured.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -69,6 +71,7 @@ copy_time() {
 
 free0=$("$gc" -n --json --no-owner-check "$img" | jq -r .before.free_sections)
 nall=$("$gc" -n --json "$img" | jq -r .predicted.blocks_moved)
+[ "$nall" -gt 0 ] 2>/dev/null || { echo "gc-aged: $img: no block to move (not aged?)" >&2; exit 2; }
 echo "image: $img"
 cat "$img" >/dev/null	# in the page cache, for the copies and the fresh copies alike
 fail=0
@@ -120,17 +123,21 @@ awk -v c="$copy_bps" '{
 	for (t in g) if (t in cb) printf "write amplification, target %s: greedy %.3f, cost-benefit %.3f\n", t, g[t], cb[t]
 }' "$rows"
 # the target is judged on the runs that move every partly valid section
-# (the small ones are dominated by opening the volume), per policy on the
-# median of its paired ratios
+# (the small ones are dominated by opening the volume), per policy on both
+# the median of its paired ratios and best/best: a copy slowed by other
+# writers to the disk flatters the first, a lucky quiet copy the second
 for policy in greedy cost-benefit; do
-	awk -v p="$policy" '$1 == p { print $2 }' "$dir/ratios" | sort -g | awk -v p="$policy" '
+	bb=$(awk -v p="$policy" -v c="$copy_bps" '$1 == p && $2 == "all" { printf "%.6f", $4 / $8 / c }' "$rows")
+	awk -v p="$policy" '$1 == p { print $2 }' "$dir/ratios" | sort -g | awk -v p="$policy" -v bb="${bb:-0}" '
 		{ v[NR] = $1 }
 		END {
-			if (!NR) { printf "speed, %s: no run\n", p; exit 1 }
+			if (!NR) { printf "speed, %s all: no run\n", p; exit 1 }
 			m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-			printf "speed, %s all: gc/copy paired ratios %.3f min, %.3f median, %.3f max;", p, v[1], m, v[NR]
-			printf " target >= 0.5: %s\n", (m >= 0.5 ? "met" : "NOT met")
-			exit (m < 0.5)
+			printf "speed, %s all: gc/copy %.3f best/best; paired %.3f min, %.3f median, %.3f max;",
+				p, bb, v[1], m, v[NR]
+			ok = m >= 0.5 && bb >= 0.5
+			printf " target >= 0.5: %s\n", (ok ? "met" : "NOT met")
+			exit !ok
 		}' || fail=1
 done
 exit $fail
