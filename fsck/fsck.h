@@ -71,8 +71,11 @@ struct fsck_ctx {
 	struct rep_act *acts;
 	unsigned nacts, cap_acts;
 	struct sbitmap nat_cleared;	/* NAT entries the repair frees */
-	struct { uint32_t nid, ino; } *nat_inos;	/* entries re-owned */
+	struct { uint32_t nid, ino, blkaddr; } *nat_inos;	/* entries re-owned
+						 * (and re-pointed when blkaddr) */
 	unsigned nnat_inos;
+	struct { uint32_t nid, ino; } *lost;	/* freed as bad, node searched (relocate.c) */
+	unsigned nlost;
 	uint32_t lf_ino;		/* "lost+found" in the root, or 0 */
 	unsigned reconnected;		/* inodes to name in lost+found */
 

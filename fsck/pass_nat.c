@@ -7,6 +7,9 @@
  * ino in range, block address inside the main area, valid in the SIT and
  * named by no other entry; per NAT block the count of used entries is
  * checked against nat_bits (full / empty) when the checkpoint has them.
+ * An entry freed for a bad block address (outside the main area, or
+ * another node's) is then re-pointed to its node's intact block when
+ * relocate.c finds one.
  * Builds: ctx->nat_used (nids in use), ctx->nat_blocks (their blocks).
  *
  * Unreachable (after the tree walk): every nid in use that the walk did
@@ -90,6 +93,17 @@ static int dup_one(void *arg, const struct f2_nat_info *ni)
 	return 0;
 }
 
+/* The earlier entry nid naming the block of a NAT_DUP_ADDR is not its
+ * node's: freed, or re-pointed to its node's own block (relocate.c). */
+static int lose_other(struct fsck_ctx *ctx, uint32_t code, uint32_t nid)
+{
+	struct f2_nat_info ni;
+
+	if (f2_nat_lookup(ctx->fs, nid, &ni))
+		ni.ino = 0;
+	return rep_nat_lost(ctx, code, nid, ni.ino);
+}
+
 /*
  * An accepted NAT_DUP_ADDR: ni names the block an earlier entry names.
  * The block's footer says whose it is; every entry that is not its nid
@@ -111,13 +125,13 @@ static int dup_addr(struct fsck_ctx *ctx, const struct f2_nat_info *ni)
 	if (f2_nat_iter(ctx->fs, dup_one, &d) < 0)
 		return -12;
 	if (owner != ni->nid)
-		return rep_nat_clear(ctx, PR_NAT_DUP_ADDR, ni->nid) ||
-		       (d.found && owner != d.found && rep_nat_clear(ctx, 0, d.found)) ? -12 : 0;
+		return rep_nat_lost(ctx, PR_NAT_DUP_ADDR, ni->nid, ni->ino) ||
+		       (d.found && owner != d.found && lose_other(ctx, 0, d.found)) ? -12 : 0;
 	if (!d.found) {
 		problem_fixed(ctx, PR_NAT_DUP_ADDR, 0);	/* the other entry was not found */
 		return 0;
 	}
-	err = rep_nat_clear(ctx, PR_NAT_DUP_ADDR, d.found);
+	err = lose_other(ctx, PR_NAT_DUP_ADDR, d.found);
 	return err;
 }
 
@@ -172,7 +186,7 @@ static int one_nat(void *arg, const struct f2_nat_info *ni)
 				ni->nid, ni->ino, ni->blkaddr, fs->main_blkaddr,
 				(unsigned long long)fs->main_blkaddr +
 				(uint64_t)fs->main_segs * F2_BLKS_PER_SEG))
-			return rep_nat_clear(ctx, PR_NAT_ADDR_RANGE, ni->nid);
+			return rep_nat_lost(ctx, PR_NAT_ADDR_RANGE, ni->nid, ni->ino);
 		return 0;
 	}
 	if (!sbm_test(&ctx->sit_valid, (uint64_t)idx) &&
@@ -211,13 +225,11 @@ int pass_nat_scan(struct fsck_ctx *ctx)
 		return 0;
 	}
 	flush_blocks(&st, fs->max_nid / F2_NAT_ENTRIES_PER_BLOCK);
-	return 0;
+	return relocate_lost(ctx);
 }
 
 int pass_nat_unreachable(struct fsck_ctx *ctx)
 {
-	struct f2_fs *fs = ctx->fs;
-
 	for (uint64_t nid = sbm_next(&ctx->nat_used, 0); nid < ctx->nat_used.nbits;
 	     nid = sbm_next(&ctx->nat_used, nid + 1)) {
 		struct f2_nat_info ni;
@@ -226,7 +238,7 @@ int pass_nat_unreachable(struct fsck_ctx *ctx)
 
 		if (sbm_test(&ctx->nid_reached, nid) || cleared)
 			continue;
-		if (f2_nat_lookup(fs, (uint32_t)nid, &ni))
+		if (fsck_nat(ctx, (uint32_t)nid, &ni))
 			continue;
 		if (ni.ino == nid)
 			continue;	/* unreachable inodes: the tree phase */

@@ -326,6 +326,8 @@ static int apply(struct fsck_ctx *ctx, struct f2_wfs *w)
 			f2_wfs_repair_user_blocks(w, a->d);
 		} else if (a->kind == RA_NAT_RESERVED) {
 			err = f2_wfs_repair_nat_reserved(w, a->a);
+		} else if (a->kind == RA_NAT_MOVE) {
+			err = f2_wfs_repair_nat(w, a->a, a->b, a->c);
 		} else if (a->kind == RA_NAT_CLEAR) {
 			err = f2_wfs_repair_nat(w, a->a, 0, F2_NULL_ADDR);
 		} else if (a->kind == RA_NAT_INO) {

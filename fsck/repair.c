@@ -40,8 +40,11 @@ int fsck_nat(struct fsck_ctx *ctx, uint32_t nid, struct f2_nat_info *ni)
 		return 0;
 	}
 	for (unsigned i = 0; i < ctx->nnat_inos; i++)
-		if (ctx->nat_inos[i].nid == nid)
+		if (ctx->nat_inos[i].nid == nid) {
 			ni->ino = ctx->nat_inos[i].ino;
+			if (ctx->nat_inos[i].blkaddr)
+				ni->blkaddr = ctx->nat_inos[i].blkaddr;
+		}
 	return 0;
 }
 
@@ -54,7 +57,7 @@ int rep_nat_clear(struct fsck_ctx *ctx, uint32_t code, uint32_t nid)
 	return rep_add(ctx, code, RA_NAT_CLEAR, nid, 0, 0, 0);
 }
 
-int rep_nat_ino(struct fsck_ctx *ctx, uint32_t code, uint32_t nid, uint32_t ino)
+int rep_nat_overlay(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t blkaddr)
 {
 	void *n = realloc(ctx->nat_inos, (ctx->nnat_inos + 1) * sizeof(*ctx->nat_inos));
 
@@ -62,16 +65,26 @@ int rep_nat_ino(struct fsck_ctx *ctx, uint32_t code, uint32_t nid, uint32_t ino)
 		return -ENOMEM;
 	ctx->nat_inos = n;
 	ctx->nat_inos[ctx->nnat_inos].nid = nid;
-	ctx->nat_inos[ctx->nnat_inos++].ino = ino;
-	return rep_add(ctx, code, RA_NAT_INO, nid, ino, 0, 0);
+	ctx->nat_inos[ctx->nnat_inos].ino = ino;
+	ctx->nat_inos[ctx->nnat_inos++].blkaddr = blkaddr;
+	return 0;
+}
+
+int rep_nat_ino(struct fsck_ctx *ctx, uint32_t code, uint32_t nid, uint32_t ino)
+{
+	return rep_nat_overlay(ctx, nid, ino, 0) ? -ENOMEM :
+	       rep_add(ctx, code, RA_NAT_INO, nid, ino, 0, 0);
 }
 
 void rep_free(struct fsck_ctx *ctx)
 {
 	free(ctx->acts);
 	free(ctx->nat_inos);
+	free(ctx->lost);
 	sbm_free(&ctx->nat_cleared);
 	ctx->acts = NULL;
 	ctx->nat_inos = NULL;
+	ctx->lost = NULL;
+	ctx->nlost = 0;
 	ctx->nacts = ctx->cap_acts = ctx->nnat_inos = 0;
 }

@@ -16,6 +16,7 @@ enum rep_kind {
 	RA_NOTE,		/* made by the rebuild of the SIT and counters */
 	RA_NAT_CLEAR,		/* a nid: free the entry */
 	RA_NAT_INO,		/* a nid, b ino: set the entry's owner */
+	RA_NAT_MOVE,		/* a nid, b ino, c blkaddr: re-point the entry */
 	RA_NODE_REWRITE,	/* a nid, b ino, d node offset: footer, csum, SSA */
 	RA_NODE_WORD,		/* a nid, b ino, c word index, d node offset: word = 0 */
 	RA_DATA_MOVE,		/* a ino, d file block, c is_dir: new place, new SSA */
@@ -55,5 +56,13 @@ int fsck_nat(struct fsck_ctx *ctx, uint32_t nid, struct f2_nat_info *ni);
 /* Free NAT entry nid for problem code (recorded and seen by fsck_nat). */
 int rep_nat_clear(struct fsck_ctx *ctx, uint32_t code, uint32_t nid);
 int rep_nat_ino(struct fsck_ctx *ctx, uint32_t code, uint32_t nid, uint32_t ino);
+/* The overlay alone: nid will be owned by ino (and at blkaddr, when not 0). */
+int rep_nat_overlay(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t blkaddr);
+/* Free entry nid (owner ino) for problem code, unless relocate_lost()
+ * then finds its node intact in another block (relocate.c). */
+int rep_nat_lost(struct fsck_ctx *ctx, uint32_t code, uint32_t nid, uint32_t ino);
+/* After the NAT scan: re-point the entries rep_nat_lost() freed whose
+ * node is found. */
+int relocate_lost(struct fsck_ctx *ctx);
 void rep_free(struct fsck_ctx *ctx);
 #endif

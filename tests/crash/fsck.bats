@@ -104,7 +104,7 @@ structural_case() {
 	structural_case 033-sit-stray-bit
 }
 
-@test "fsck -y freeing a bad NAT entry and its dentry (012-nat-addr-range)" {
+@test "fsck -y re-pointing a bad NAT entry to its intact inode block (012-nat-addr-range)" {
 	structural_case 012-nat-addr-range
 }
 
