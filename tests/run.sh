@@ -14,9 +14,12 @@
 #      change), then make -k -j2.  A failed step counts as one failure; the
 #      suites still run, so whatever did build is still tested.
 #   3. bats --tap on every tests/**/*.bats (tests/lib/ holds helpers, not
-#      suites): tests/unit first, tests/kernel last, the rest in name order.
-#      A suite that dies before reporting all its planned tests has the
-#      missing ones counted as failures.
+#      suites): tests/fixtures first (it builds the kernel-made images),
+#      then two lanes at once: the suites that boot QEMU in the background
+#      (tests/kernel last), the host suites here (tests/unit first, the
+#      rest in name order); F2_LANES=1 runs one lane.  A suite that dies
+#      before reporting all its planned tests has the missing ones counted
+#      as failures.
 #   4. the host suites against a second build made with
 #      --enable-sanitizers (ASan + UBSan), where any sanitizer report
 #      fails; see the step itself.  F2_SAN=only (default: host suites run
@@ -119,13 +122,31 @@ if ! command -v bats >/dev/null; then
 	suites=()
 fi
 
-# run_suite SUITE [LABEL]: one bats suite, its TAP counted into the totals
+# run_suite SUITE [LABEL] [OUT]: one bats suite, its TAP to stdout and the
+# TAP log (or, with OUT, to OUT only, for the QEMU lane below), then
+# counted with count_suite unless OUT is given.
 run_suite() {
-	local suite=$1 label=${2:-} out=$cache/suite.tap rc plan p s n got t0=$SECONDS
+	local suite=$1 label=${2:-} out=${3:-} t0=$SECONDS rc
+	if [ -n "$out" ]; then
+		{
+			echo "# suite${label:+ ($label)}: $suite"
+			bats --tap "$suite" 2>&1
+			echo "# bats-exit: $?"
+			echo "# suite${label:+ ($label)}: $suite took $((SECONDS - t0)) s"
+		} >"$out"
+		return 0
+	fi
+	out=$cache/suite.tap
 	echo "# suite${label:+ ($label)}: $suite" | tee -a "$tap_log"
 	bats --tap "$suite" 2>&1 | tee "$out" | tee -a "$tap_log"
 	rc=${PIPESTATUS[0]}
 	echo "# suite${label:+ ($label)}: $suite took $((SECONDS - t0)) s" | tee -a "$tap_log"
+	count_suite "$suite" "$out" "$rc"
+}
+
+# count_suite SUITE TAP RC: add a suite's TAP results to the totals
+count_suite() {
+	local suite=$1 out=$2 rc=$3 plan p s n got
 	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$out" | head -n 1)
 	# TAP results: "ok N ..." (or "ok N ... # skip ..."), "not ok N ..."
 	p=$(grep -E '^ok [0-9]+' "$out" | grep -Eicv '^ok [0-9]+.*# skip' || true)
@@ -144,16 +165,49 @@ run_suite() {
 
 # Suites the sanitized pass (step 4) runs: not tests/kernel, not one that
 # boots QEMU (kernel_run), not tests/fuzz (sanitized already).
+boots_qemu() {
+	case $1 in tests/kernel/*) return 0 ;; esac
+	grep -q kernel_run "$1"
+}
 san_suite() {
-	case $1 in tests/kernel/*|tests/fuzz/*) return 1 ;; esac
-	! grep -q kernel_run "$1"
+	case $1 in tests/fuzz/*) return 1 ;; esac
+	! boots_qemu "$1"
 }
 # F2_SAN: "both" runs those suites plain and sanitized, "only" runs them
 # sanitized only (saves their plain run), "off" plain only.
 san_mode=${F2_SAN:-only}
 [ "${F2_NO_SAN:-0}" = 1 ] && san_mode=off
 
+# Two lanes, one per core: the suites that boot QEMU (one TCG thread each,
+# mostly waiting on the guest) run in a background lane while the host
+# suites run here.  tests/fixtures goes first, alone: it builds the
+# kernel-made images the other suites read.  The lane's TAP is kept per
+# suite and added to the log and the totals after the host suites.
+# F2_LANES=1 runs everything in this shell, in order.
+lane=$cache/lane
+rm -rf "$lane" && mkdir -p "$lane"
+qemu_suites=() host_suites=()
 for suite in "${suites[@]}"; do
+	case $suite in tests/fixtures/*) run_suite "$suite"; continue ;; esac
+	if boots_qemu "$suite"; then qemu_suites+=("$suite"); else host_suites+=("$suite"); fi
+done
+lane_pid=
+if [ "${F2_LANES:-2}" = 1 ]; then
+	for suite in "${qemu_suites[@]}"; do run_suite "$suite"; done
+	qemu_suites=()
+elif [ ${#qemu_suites[@]} -gt 0 ]; then
+	note "QEMU suites run in a second lane: ${qemu_suites[*]}"
+	(
+		i=0
+		for suite in "${qemu_suites[@]}"; do
+			i=$((i + 1))
+			run_suite "$suite" "" "$lane/$(printf %03d $i).tap"
+		done
+	) &
+	lane_pid=$!
+fi
+
+for suite in "${host_suites[@]}"; do
 	[ "$san_mode" = only ] && san_suite "$suite" && continue
 	run_suite "$suite"
 done
@@ -218,6 +272,19 @@ if [ "$san_mode" != off ] && [ ${#suites[@]} -gt 0 ]; then
 	done
 fi
 rm -f "$cache/suite.tap"
+# ---- 5. the QEMU lane's results ---------------------------------------------
+if [ -n "$lane_pid" ]; then
+	wait "$lane_pid"
+	for f in "$lane"/*.tap; do
+		[ -f "$f" ] || continue
+		suite=$(sed -n '1s/^# suite: //p' "$f")
+		tee -a "$tap_log" <"$f"
+		rc=$(sed -n 's/^# bats-exit: //p' "$f")
+		count_suite "$suite" "$f" "${rc:-1}"
+	done
+	[ "$(ls "$lane" | wc -l)" -eq ${#qemu_suites[@]} ] ||
+		{ note "FAILED: the QEMU lane lost suites"; failed=$((failed + 1)); }
+fi
 
 echo "suites: ${#suites[@]}; TAP log: $tap_log"
 echo "$skipped skipped"
