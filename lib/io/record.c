@@ -11,7 +11,7 @@
  *   file header, 24 bytes
  *     0  magic[8]  "F2IOLOG1"
  *     8  le64      device size in bytes
- *    16  le32      reserved, 0
+ *    16  le32      pid     of the recording process
  *    20  le32      crc     f2_crc32(~0, bytes 0..19)
  *   then records, each a 24-byte header
  *     0  le32      op      enum f2_log_op
@@ -20,6 +20,11 @@
  *    20  le32      hcrc    f2_crc32(~0, bytes 0..19)
  *   and, for F2_LOG_WRITE only, len data bytes and le32 dcrc =
  *   f2_crc32(hcrc, data, len).
+ *
+ * A process that opens the same log again for the same device (mkfs
+ * --root: mkfs, then populate, each opening the device) appends to it:
+ * the header's pid and size say it is its own; any other open starts the
+ * log over.
  *
  * The header has its own crc so a damaged length is never trusted.  A record
  * cut short by the end of the file is what a killed recorder leaves behind:
@@ -48,7 +53,7 @@
 struct log_header {
 	char magic[8];		/* 0x00 */
 	le64 size;		/* 0x08 */
-	le32 reserved;		/* 0x10 */
+	le32 pid;		/* 0x10 */
 	le32 crc;		/* 0x14 */
 } __attribute__((packed));
 _Static_assert(sizeof(struct log_header) == 24, "log_header");
@@ -191,26 +196,43 @@ static const struct f2_io_ops record_ops = {
 	.close = record_close,
 };
 
+/* True if logpath starts with h (this process's header for this device). */
+static bool own_log(const char *logpath, const struct log_header *h)
+{
+	struct log_header old;
+	int fd = open(logpath, O_RDONLY | O_CLOEXEC);
+	bool same;
+
+	if (fd < 0)
+		return false;
+	same = read(fd, &old, sizeof(old)) == (ssize_t)sizeof(old) && !memcmp(&old, h, sizeof(old));
+	close(fd);
+	return same;
+}
+
 int f2_io_open_record(struct f2_io *lower, const char *logpath, struct f2_io **out)
 {
 	struct log_header h = { .magic = LOG_MAGIC };
 	struct record_priv *r;
 	struct f2_io *io;
+	bool append;
 	int ret;
 
 	*out = NULL;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	f2_set_le64(h.size, lower->size);
+	f2_set_le32(h.pid, (uint32_t)getpid());
+	f2_set_le32(h.crc, log_crc(~0u, &h, offsetof(struct log_header, crc)));
+	append = own_log(logpath, &h);
+	r->fd = open(logpath, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
 	if (r->fd < 0) {
 		ret = -errno;
 		free(r);
 		return ret;
 	}
-	f2_set_le64(h.size, lower->size);
-	f2_set_le32(h.crc, log_crc(~0u, &h, offsetof(struct log_header, crc)));
-	ret = write_full(r->fd, &h, sizeof(h));
+	ret = append ? 0 : write_full(r->fd, &h, sizeof(h));
 	if (ret)
 		goto fail;
 	io = f2_io_alloc(&record_ops, lower->size, lower->name, lower);
@@ -308,7 +330,12 @@ static int decode_rec(const struct f2_log_reader *lr, const struct log_rec *h,
 	return 0;
 }
 
-static int next_rec(struct f2_log_reader *lr, struct f2_log_record *rec)
+/*
+ * The next record into rec; with skip, a write's data is stepped over
+ * unread and unchecked (rec->data NULL): for records a replay has applied
+ * before, and checked then.
+ */
+static int next_rec(struct f2_log_reader *lr, struct f2_log_record *rec, bool skip)
 {
 	struct log_rec h;
 	uint32_t hcrc;
@@ -335,6 +362,12 @@ static int next_rec(struct f2_log_reader *lr, struct f2_log_record *rec)
 		lr->done = true;
 		return 0;
 	}
+	if (skip) {
+		if (fseeko(lr->f, (off_t)(rec->len + sizeof(dcrc)), SEEK_CUR))
+			return -errno;
+		lr->left -= rec->len + sizeof(dcrc);
+		return 1;
+	}
 	if (rec->len > lr->bufsize) {
 		uint8_t *nbuf = realloc(lr->buf, rec->len);
 
@@ -354,13 +387,18 @@ static int next_rec(struct f2_log_reader *lr, struct f2_log_record *rec)
 	return 1;
 }
 
-int f2_log_next(struct f2_log_reader *lr, struct f2_log_record *rec)
+static int log_next(struct f2_log_reader *lr, struct f2_log_record *rec, bool skip)
 {
-	int ret = lr->err ? lr->err : next_rec(lr, rec);
+	int ret = lr->err ? lr->err : next_rec(lr, rec, skip);
 
 	if (ret < 0)
 		lr->err = ret;
 	return ret;
+}
+
+int f2_log_next(struct f2_log_reader *lr, struct f2_log_record *rec)
+{
+	return log_next(lr, rec, false);
 }
 
 void f2_log_close(struct f2_log_reader *lr)
@@ -405,25 +443,30 @@ static int apply(struct f2_io *io, const struct f2_log_record *rec, uint64_t len
 	return F2_EBADLOG;
 }
 
-int f2_log_replay(const char *logpath, struct f2_io *io, long nrec, size_t torn_bytes)
+int f2_log_replay_from(const char *logpath, struct f2_io *io, long from, long nrec,
+		       size_t torn_bytes)
 {
 	struct f2_log_reader *lr;
 	struct f2_log_record rec;
 	long i;
-	int ret = f2_log_open(logpath, &lr);
+	int ret;
 
+	if (from < 0 || (nrec >= 0 && from > nrec))
+		return F2_ERANGE;
+	ret = f2_log_open(logpath, &lr);
 	if (ret)
 		return ret;
 	for (i = 0; nrec < 0 || i < nrec; i++) {
-		ret = f2_log_next(lr, &rec);
+		/* the first records are on the device already */
+		ret = log_next(lr, &rec, i < from);
 		if (ret <= 0)
 			break;
-		ret = apply(io, &rec, rec.len);
+		ret = i < from ? 0 : apply(io, &rec, rec.len);
 		if (ret)
 			break;
 	}
 	/* Running out of records early is fine only when asked for all. */
-	if (ret == 0 && nrec >= 0 && i < nrec)
+	if (ret == 0 && ((nrec >= 0 && i < nrec) || i < from))
 		ret = F2_ERANGE;
 	if (!ret && nrec >= 0 && torn_bytes) {
 		ret = f2_log_next(lr, &rec);
@@ -434,4 +477,9 @@ int f2_log_replay(const char *logpath, struct f2_io *io, long nrec, size_t torn_
 	}
 	f2_log_close(lr);
 	return ret;
+}
+
+int f2_log_replay(const char *logpath, struct f2_io *io, long nrec, size_t torn_bytes)
+{
+	return f2_log_replay_from(logpath, io, 0, nrec, torn_bytes);
 }

@@ -4,7 +4,7 @@
 # our write engine (tests/tools/f2age: files filled to 60%, every other one
 # deleted), four victim sections with a checkpoint after each: after every
 # prefix of its write log (or a sample of >= 200 of a longer one) and torn
-# 512-byte writes, the volume opens with exactly the tree it had, every file's
+# 512- and 2048-byte writes, the volume opens with exactly the tree it had, every file's
 # content included (cleaning never changes the tree), and fsck -n -f finds
 # it consistent (a torn newer checkpoint pack allowed, see
 # tests/lib/powercut.bash).
@@ -17,6 +17,7 @@ AGE=${AGE:-$F2_BUILD/tests/tools/f2age}
 
 setup() {
 	require_prog "$GC" "$MKFS" "$AGE" "$FSCK" "$F2REPLAY" "$F2WALK"
+	powercut_unwrap FSCK
 	T=$(f2_tmp)
 }
 
@@ -24,7 +25,7 @@ setup() {
 	make_image "$T/img" 64M
 	run_mkfs "$MKFS" -f -q "$T/img"
 	"$AGE" fill "$T/img" 60 2
-	POWERCUT_TORN=512 POWERCUT_FSCK="$FSCK -n -f" \
+	POWERCUT_FSCK="$FSCK -n -f" \
 		powercut_run "$T/img" powercut_check_start_or_final -- "$GC" -m 4 -c 1 --no-progress @IMG >"$T/out" ||
 		{ cat "$T/out"; false; }
 	tail -n 1 "$T/out"

@@ -17,16 +17,28 @@
 # 2. With N records in the log (f2replay count), the prefixes checked are
 #    every one of 0..N when N <= POWERCUT_ALL (300), else a deterministic
 #    sample of at least POWERCUT_SAMPLE (200): 0..10, N-10..N, every
-#    flush and the record before it, and evenly spaced ones in between.
-#    For every checked prefix K < N whose next record is a write longer
-#    than T, the torn write of its first T bytes is checked too, for each
-#    T in POWERCUT_TORN ("512 2048": a partial sector, a partial block).
-# 3. Each state is made by replaying the prefix (f2replay apply LOG IMG K
-#    [T]) onto a fresh sparse copy of START_IMAGE, then
+#    flush and every write that starts a new run (its offset is not where
+#    the write before it ended) with the record before each, and evenly
+#    spaced ones in between.  For every checked prefix K < N whose next
+#    record is a write longer than T, the torn write of its first T bytes
+#    is checked too, for each T in POWERCUT_TORN ("512 2048": a partial
+#    sector, a partial block); in a sampled log only at the prefixes
+#    chosen for what they are (ends, flushes, run starts), not at the
+#    evenly spaced ones, which fall inside runs of consecutive writes
+#    (e.g. copied data) and whose torn writes tell nothing new.
+# 3. Each state is a fresh sparse copy of a cursor image that the
+#    prefixes advance in order (f2replay apply LOG CURSOR J:K, no fsync),
+#    with the torn bytes applied to the copy (f2replay apply LOG IMG K:K T);
+#    then
 #        CHECK_FN IMAGE K T
 #    is called (T is 0 when the last write is whole).  CHECK_FN returns 0
 #    when the state is acceptable; what it prints is shown for failures.
-#    It must not assume it may keep IMAGE (it is deleted afterwards).
+#    It may change IMAGE (a writer run on it, e.g. fsck -y) and files
+#    beside it, but must not keep them: the state is replaced for the next
+#    check, and it lives in a scratch directory removed at the end of the
+#    run (POWERCUT_SCRATCH: a tmpfs, /dev/shm when it has 4 GiB free, so
+#    that a writer run on the state pays no fsync; else under
+#    POWERCUT_DIR).
 # 4. powercut_run prints a line per failing state ("prefix K torn T: ..."
 #    with the check's output, the first POWERCUT_SHOW (5) in full, 20 at
 #    most) and a summary line; it returns 1 if any state failed or the writer did.
@@ -85,8 +97,28 @@
 # A writer that does not take the device path as an argument can be
 # wrapped in a small function that finds it in its own arguments.
 
+# powercut_unwrap VAR...: each VAR naming an uninstalled program of the
+# build (a libtool wrapper script) is set to the program itself, and the
+# build's library directory goes on LD_LIBRARY_PATH: what the wrapper
+# does, without a shell start per call (half the cost of a small state).
+powercut_unwrap() {
+	local var prog dir
+	for var in "$@"; do
+		prog=${!var}
+		dir=$(dirname "$prog")
+		[ -x "$dir/.libs/$(basename "$prog")" ] &&
+			head -c 200 "$prog" 2>/dev/null | grep -q 'temporary wrapper script' || continue
+		printf -v "$var" %s "$dir/.libs/$(basename "$prog")"
+		case ":${LD_LIBRARY_PATH:-}:" in
+		*":$F2_BUILD/lib/.libs:"*) ;;
+		*) export LD_LIBRARY_PATH=$F2_BUILD/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;;
+		esac
+	done
+}
+
 F2REPLAY=${F2REPLAY:-$F2_BUILD/tests/tools/f2replay}
 F2WALK=${F2WALK:-$F2_BUILD/tests/crash/f2walk}
+powercut_unwrap F2REPLAY F2WALK
 POWERCUT_ALL=${POWERCUT_ALL:-300}
 POWERCUT_SAMPLE=${POWERCUT_SAMPLE:-200}
 POWERCUT_TORN=${POWERCUT_TORN:-512 2048}
@@ -96,36 +128,100 @@ powercut_summary() {
 	"$F2WALK" "$1"
 }
 
-# The prefixes to check: all, or the sample described above (one a line).
+# The prefixes to check, "K TORN" a line in order: all (TORN 1), or the
+# sample described above, where TORN is 1 except for the evenly spaced
+# prefixes (0: whole last write only).
 powercut_prefixes() {
 	local n=$1
 	if [ "$n" -le "$POWERCUT_ALL" ]; then
-		seq 0 "$n"
+		seq 0 "$n" | sed 's/$/ 1/'
 		return
 	fi
 	{
 		seq 0 10
 		seq $((n - 10)) "$n"
-		awk '$2 == "flush" { print $1 - 1; print $1 }' "$POWERCUT_LIST"
-		awk -v n="$n" -v k="$POWERCUT_SAMPLE" 'BEGIN {
-			for (i = 0; i <= k; i++) printf "%d\n", int(i * n / k) }'
-	} | awk -v n="$n" '$1 >= 0 && $1 <= n' | sort -n -u
+		# flushes and the writes that start a new run (not where the
+		# write before ended): the record and the one before it
+		awk '$2 == "flush" || $2 != "write" || $3 != end { print $1 - 1; print $1 }
+			{ end = $2 == "write" ? $3 + $4 : -1 }' "$POWERCUT_LIST"
+	} | sed 's/$/ 1/'
+	awk -v n="$n" -v k="$POWERCUT_SAMPLE" 'BEGIN {
+		for (i = 0; i <= k; i++) printf "%d 0\n", int(i * n / k) }'
 }
 
-# powercut_state K T OUT: the device after prefix K (and T bytes of K+1)
+# The same, one line per prefix (TORN 1 wins), in order.
+powercut_plan() {
+	powercut_prefixes "$1" | awk -v n="$1" '$1 >= 0 && $1 <= n' | sort -n -k1,1 -k2,2r |
+		awk 'NR == 1 || $1 != last { print; last = $1 }'
+}
+
+# powercut_state K T OUT: the device after prefix K (and T bytes of K+1),
+# replayed from the start image (the commit-point summaries use it).
 powercut_state() {
 	local k=$1 t=$2 out=$3
 	rm -f "$out"
 	cp --sparse=always "$POWERCUT_START" "$out" || return 1
-	if [ "$t" -gt 0 ]; then
-		"$F2REPLAY" apply "$POWERCUT_LOG" "$out" "$k" "$t" >/dev/null
-	else
-		"$F2REPLAY" apply "$POWERCUT_LOG" "$out" "$k" >/dev/null
+	"$F2REPLAY" apply "$POWERCUT_LOG" "$out" "$k" $([ "$t" -gt 0 ] && echo "$t") >/dev/null
+}
+
+# Where the states are made and judged: a fresh directory on /dev/shm
+# when it is a tmpfs with 4 GiB free (no fsync cost for writers run on a
+# state; nothing there outlives powercut_run), else under POWERCUT_DIR.
+powercut_scratch() {
+	local avail
+	if [ -z "${POWERCUT_NO_SHM:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] &&
+		[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+		avail=$(df -P -k /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')
+		if [ "${avail:-0}" -ge $((4 * 1024 * 1024)) ]; then
+			mktemp -d /dev/shm/f2powercut.XXXXXX && return 0
+		fi
 	fi
+	mkdir -p "$POWERCUT_DIR/scratch" && echo "$POWERCUT_DIR/scratch"
+}
+
+# Every state of the run (step 2 and 3 above), in POWERCUT_SCRATCH.
+powercut_states() {
+	local check=$1 n=$POWERCUT_RECORDS k t at=0 rc=0 shown=0 i op off len
+	local cursor=$POWERCUT_SCRATCH/cursor out=$POWERCUT_SCRATCH/state
+	local -a ops=() lens=()
+	while read -r i op off len; do
+		ops[i]=$op lens[i]=$len
+	done <"$POWERCUT_LIST"
+	cp --sparse=always "$POWERCUT_START" "$cursor" || return 1
+	while read -r k torn; do
+		"$F2REPLAY" apply "$POWERCUT_LOG" "$cursor" "$at:$k" >/dev/null ||
+			{ echo "powercut: cannot replay records $at..$k" >&2; return 1; }
+		at=$k
+		for t in 0 $POWERCUT_TORN; do
+			if [ "$t" -gt 0 ]; then
+				[ "$torn" = 1 ] && [ "$k" -lt "$n" ] && [ "${ops[k + 1]}" = write ] &&
+					[ "${lens[k + 1]}" -gt "$t" ] || continue
+			fi
+			rm -rf "$out" "$out".*
+			cp --sparse=always "$cursor" "$out" || return 1
+			if [ "$t" -gt 0 ]; then
+				"$F2REPLAY" apply "$POWERCUT_LOG" "$out" "$k:$k" "$t" >/dev/null ||
+					{ echo "powercut: cannot replay prefix $k torn $t" >&2; return 1; }
+			fi
+			POWERCUT_CHECKED=$((POWERCUT_CHECKED + 1))
+			if ! "$check" "$out" "$k" "$t" </dev/null >"$POWERCUT_DIR/check.out" 2>&1; then
+				POWERCUT_FAILED=$((POWERCUT_FAILED + 1))
+				rc=1
+				if [ $shown -lt "$POWERCUT_SHOW" ]; then
+					echo "prefix $k torn $t: FAILED:"
+					sed 's/^/    /' "$POWERCUT_DIR/check.out" | head -n 40
+					shown=$((shown + 1))
+				elif [ "$POWERCUT_FAILED" -le 20 ]; then
+					echo "prefix $k torn $t: FAILED"
+				fi
+			fi
+		done
+	done < <(powercut_plan "$n")
+	return $rc
 }
 
 powercut_run() {
-	local start=$1 check=$2 n k t len op arg out rc=0 shown=0 status
+	local start=$1 check=$2 n arg rc=0 status
 	local -a cmd=()
 	shift 2
 	[ "${1:-}" = -- ] || { echo "powercut_run: usage: START CHECK_FN -- WRITER ARGS..." >&2; return 2; }
@@ -159,30 +255,9 @@ powercut_run() {
 		echo "powercut: the writer wrote nothing through the I/O layer (is F2_IO_RECORD honoured?)" >&2
 		return 1
 	fi
-	out=$POWERCUT_DIR/state
-	while read -r k; do
-		for t in 0 $POWERCUT_TORN; do
-			if [ "$t" -gt 0 ]; then
-				[ "$k" -lt "$n" ] || continue
-				read -r op len < <(awk -v i=$((k + 1)) '$1 == i { print $2, $4 }' "$POWERCUT_LIST")
-				[ "$op" = write ] && [ "$len" -gt "$t" ] || continue
-			fi
-			powercut_state "$k" "$t" "$out" </dev/null || { echo "powercut: cannot replay prefix $k torn $t" >&2; return 1; }
-			POWERCUT_CHECKED=$((POWERCUT_CHECKED + 1))
-			if ! "$check" "$out" "$k" "$t" </dev/null >"$POWERCUT_DIR/check.out" 2>&1; then
-				POWERCUT_FAILED=$((POWERCUT_FAILED + 1))
-				rc=1
-				if [ $shown -lt "$POWERCUT_SHOW" ]; then
-					echo "prefix $k torn $t: FAILED:"
-					sed 's/^/    /' "$POWERCUT_DIR/check.out" | head -n 40
-					shown=$((shown + 1))
-				elif [ "$POWERCUT_FAILED" -le 20 ]; then
-					echo "prefix $k torn $t: FAILED"
-				fi
-			fi
-		done
-	done < <(powercut_prefixes "$n")
-	rm -f "$out"
+	POWERCUT_SCRATCH=$(powercut_scratch) || return 1
+	powercut_states "$check" || rc=$?
+	rm -rf "$POWERCUT_SCRATCH"
 	echo "powercut: $n records, $POWERCUT_CHECKED states checked, $POWERCUT_FAILED failed"
 	return $rc
 }

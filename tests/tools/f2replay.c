@@ -6,11 +6,23 @@
  *   f2replay list LOG                       "index op off len", 1-based
  *   f2replay apply LOG IMAGE N [TORN]       apply records 1..N (N or "all")
  *                                           and TORN bytes of record N+1
+ *   f2replay apply LOG IMAGE M:N [TORN]     IMAGE holds records 1..M already
+ *                                           (a crash test's cursor): apply
+ *                                           M+1..N and the torn bytes
+ *   f2replay same IMAGE1 IMAGE2             exit 0 if both hold the same
+ *                                           bytes (holes read as zeroes;
+ *                                           holes both have are skipped),
+ *                                           1 with the first difference,
+ *                                           3 if one cannot be read
  *   f2replay run IMAGE OP...                do OPs through f2_io_open(), so
  *                                           F2_IO_RECORD/F2_IO_FAULT apply
  * OP is write:OFF:LEN:BYTE, zero:OFF:LEN, discard:OFF:LEN or flush; numbers
  * may be decimal or 0x-hex.  Exit 0 on success, 1 if an operation or the
  * log fails, 2 on a usage error.
+ *
+ * apply streams the log (records before a damaged one are applied) and
+ * never fsyncs IMAGE, flush records included: it makes scratch copies for
+ * crash tests, whose readers see the page cache.
  */
 #include "config.h"
 
@@ -21,6 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "f2/errors.h"
 #include "f2/io.h"
@@ -37,7 +52,8 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: f2replay count LOG\n"
 		"       f2replay list LOG\n"
-		"       f2replay apply LOG IMAGE N|all [TORN_BYTES]\n"
+		"       f2replay apply LOG IMAGE [M:]N|all [TORN_BYTES]\n"
+		"       f2replay same IMAGE1 IMAGE2\n"
 		"       f2replay run IMAGE OP...\n"
 		"OP: write:OFF:LEN:BYTE | zero:OFF:LEN | discard:OFF:LEN | flush\n");
 	return EXIT_USAGE;
@@ -97,22 +113,72 @@ static int cmd_list(const char *log)
 	return EXIT_OK;
 }
 
+/* A device that passes everything to priv but flushes: no fsync. */
+static int ns_read(struct f2_io *io, uint64_t off, void *buf, size_t len)
+{
+	return f2_io_read(io->priv, off, buf, len);
+}
+static int ns_write(struct f2_io *io, uint64_t off, const void *buf, size_t len)
+{
+	return f2_io_write(io->priv, off, buf, len);
+}
+static int ns_flush(struct f2_io *io)
+{
+	(void)io;
+	return 0;
+}
+static int ns_discard(struct f2_io *io, uint64_t off, uint64_t len)
+{
+	return f2_io_discard(io->priv, off, len);
+}
+static int ns_zero(struct f2_io *io, uint64_t off, uint64_t len)
+{
+	return f2_io_zero(io->priv, off, len);
+}
+static const struct f2_io_ops nosync_ops = {
+	.name = "nosync", .read = ns_read, .write = ns_write, .flush = ns_flush,
+	.discard = ns_discard, .zero = ns_zero,
+};
+
+/* "N", "all" or "M:N" (M <= N): *from = M (else 0), *nrec = N or -1. */
+static bool parse_range(const char *s, long *from, long *nrec)
+{
+	const char *colon = strchr(s, ':');
+	uint64_t m = 0, n;
+
+	*from = 0;
+	if (colon) {
+		char head[32];
+
+		if ((size_t)(colon - s) >= sizeof(head))
+			return false;
+		memcpy(head, s, colon - s);
+		head[colon - s] = 0;
+		if (!parse_u64(head, &m, NULL) || m > LONG_MAX)
+			return false;
+		s = colon + 1;
+	}
+	if (!colon && !strcmp(s, "all")) {
+		*nrec = -1;
+		return true;
+	}
+	if (!parse_u64(s, &n, NULL) || n > LONG_MAX || m > n)
+		return false;
+	*from = (long)m;
+	*nrec = (long)n;
+	return true;
+}
+
 static int cmd_apply(int argc, char **argv)
 {
 	const char *log = argv[0], *image = argv[1];
 	struct f2_log_reader *lr;
-	struct f2_io *io;
-	uint64_t n = 0, torn = 0, logsize;
-	long nrec, count;
+	struct f2_io *io, ns = { .ops = &nosync_ops };
+	uint64_t torn = 0, logsize;
+	long from, nrec;
 	int ret;
 
-	if (argc < 3 || argc > 4)
-		return usage();
-	if (!strcmp(argv[2], "all"))
-		nrec = -1;
-	else if (parse_u64(argv[2], &n, NULL) && n <= LONG_MAX)
-		nrec = (long)n;
-	else
+	if (argc < 3 || argc > 4 || !parse_range(argv[2], &from, &nrec))
 		return usage();
 	if (argc == 4 && (!parse_u64(argv[3], &torn, NULL) || torn > SIZE_MAX))
 		return usage();
@@ -122,24 +188,101 @@ static int cmd_apply(int argc, char **argv)
 		return fail("opening", log, ret);
 	logsize = f2_log_size(lr);
 	f2_log_close(lr);
-	count = f2_log_count(log);
-	if (count < 0)
-		return fail("reading", log, (int)count);
-	if (nrec > count) {
-		fprintf(stderr, "f2replay: %s holds only %ld records\n", log, count);
-		return EXIT_FAIL;
-	}
 	ret = f2_io_open_unix(image, F2_IO_RDWR, &io);
 	if (ret)
 		return fail("opening", image, ret);
 	if (io->size != logsize)
 		fprintf(stderr, "f2replay: warning: %s has %" PRIu64 " bytes, the log was "
 			"recorded on %" PRIu64 "\n", image, io->size, logsize);
-	ret = f2_log_replay(log, io, nrec, (size_t)torn);
-	if (!ret)
-		ret = f2_io_flush(io);
+	ns.size = io->size;
+	ns.name = io->name;
+	ns.priv = io;
+	ret = f2_log_replay_from(log, &ns, from, nrec, (size_t)torn);
 	f2_io_close(io);
+	if (ret == F2_ERANGE && nrec >= 0 && f2_log_count(log) >= 0) {
+		fprintf(stderr, "f2replay: %s holds only %ld records\n", log, f2_log_count(log));
+		return EXIT_FAIL;
+	}
 	return ret ? fail("replaying", log, ret) : EXIT_OK;
+}
+
+/* Where the data at or after off starts in fd (size if none). */
+static off_t next_data(int fd, off_t off, off_t size)
+{
+	off_t d = lseek(fd, off, SEEK_DATA);
+
+	return d < 0 ? size : d;
+}
+
+/* Where the data run at off ends (size at most). */
+static off_t next_hole(int fd, off_t off, off_t size)
+{
+	off_t h = lseek(fd, off, SEEK_HOLE);
+
+	return h < 0 || h > size ? size : h;
+}
+
+/* Compare [off, end) of both files; 1 at the first difference. */
+static int same_range(int fa, int fb, off_t off, off_t end, off_t *diff)
+{
+	static uint8_t a[1 << 16], b[1 << 16];
+
+	while (off < end) {
+		size_t n = end - off < (off_t)sizeof(a) ? (size_t)(end - off) : sizeof(a);
+
+		if (pread(fa, a, n, off) != (ssize_t)n || pread(fb, b, n, off) != (ssize_t)n)
+			return -EIO;
+		if (memcmp(a, b, n)) {
+			size_t i = 0;
+
+			while (a[i] == b[i])
+				i++;
+			*diff = off + (off_t)i;
+			return 1;
+		}
+		off += (off_t)n;
+	}
+	return 0;
+}
+
+static int cmd_same(const char *pa, const char *pb)
+{
+	struct stat sa, sb;
+	int fa = open(pa, O_RDONLY | O_CLOEXEC), fb = open(pb, O_RDONLY | O_CLOEXEC);
+	off_t off = 0, size, diff = 0;
+	int ret = 0;
+
+	if (fa < 0 || fb < 0 || fstat(fa, &sa) || fstat(fb, &sb)) {
+		fprintf(stderr, "f2replay: cannot read %s or %s\n", pa, pb);
+		ret = -EIO;
+		goto out;
+	}
+	if (sa.st_size != sb.st_size) {
+		printf("%s and %s differ in size\n", pa, pb);
+		ret = 1;
+		goto out;
+	}
+	size = sa.st_size;
+	while (!ret && off < size) {
+		off_t da = next_data(fa, off, size), db = next_data(fb, off, size);
+		off_t start = da < db ? da : db, ea, eb;
+
+		if (start >= size)
+			break;
+		/* up to where either file changes between data and hole */
+		ea = da == start ? next_hole(fa, start, size) : da;
+		eb = db == start ? next_hole(fb, start, size) : db;
+		off = ea < eb ? ea : eb;
+		ret = same_range(fa, fb, start, off, &diff);
+	}
+	if (ret == 1)
+		printf("%s and %s differ at byte %lld\n", pa, pb, (long long)diff);
+out:
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	return ret < 0 ? EXIT_USAGE + 1 : ret ? EXIT_FAIL : EXIT_OK;
 }
 
 /* One OP of "run", parsed before the device is opened. */
@@ -239,6 +382,8 @@ int main(int argc, char **argv)
 		return cmd_count(argv[2]);
 	if (!strcmp(argv[1], "list") && argc == 3)
 		return cmd_list(argv[2]);
+	if (!strcmp(argv[1], "same") && argc == 4)
+		return cmd_same(argv[2], argv[3]);
 	if (!strcmp(argv[1], "apply"))
 		return cmd_apply(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "run"))

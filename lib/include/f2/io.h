@@ -141,5 +141,12 @@ long f2_log_count(const char *logpath);
  * validate with f2_log_count() first when that matters.
  */
 int f2_log_replay(const char *logpath, struct f2_io *io, long nrec, size_t torn_bytes);
+/*
+ * The same on a device that holds the first from records already (a replay
+ * of them, or a crash test's cursor): applies records from+1..nrec and the
+ * torn bytes.  F2_ERANGE if from > nrec (nrec >= 0) or the log is shorter.
+ */
+int f2_log_replay_from(const char *logpath, struct f2_io *io, long from, long nrec,
+		       size_t torn_bytes);
 
 #endif /* F2_IO_H */
