@@ -3,8 +3,9 @@
 # tests/crash/fsck-preen.bats - power cuts while fsck.f2fs -p -f (preen)
 # repairs what is safe to repair without asking, one case per kind of
 # preen repair of tests/fsck/ (made by its own make.sh): a superblock
-# copy, checkpoint counters, an inode field, an SSA entry, nat_bits and a
-# quota file.  After every prefix of the repair's write log and torn
+# copy, checkpoint counters, nat_bits and a quota file (the structural
+# repairs -p shares with -y, through the write engine, are cut under -y
+# in tests/crash/fsck.bats).  After every prefix of the repair's write log and torn
 # writes of 512 and 2048 bytes, the volume opens with the same tree,
 # fsck -n -f finds the case's original problems or none (a torn newer
 # checkpoint pack allowed, see tests/lib/powercut.bash), and fsck -p -f
@@ -70,14 +71,6 @@ preen_case() {
 
 @test "fsck -p correcting checkpoint counters (007-cp-valid-blocks)" {
 	preen_case 007-cp-valid-blocks
-}
-
-@test "fsck -p correcting an inode's block count (017-inode-blocks)" {
-	preen_case 017-inode-blocks
-}
-
-@test "fsck -p correcting a data block's summary (034-ssa-data)" {
-	preen_case 034-ssa-data
 }
 
 @test "fsck -p rebuilding nat_bits (037-nat-bits)" {
