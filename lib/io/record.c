@@ -11,7 +11,8 @@
  *   file header, 24 bytes
  *     0  magic[8]  "F2IOLOG1"
  *     8  le64      device size in bytes
- *    16  le32      pid     of the recording process
+ *    16  le32      owner   f2_crc32(~0, pid of the recording process as
+ *                            le32, then the device path)
  *    20  le32      crc     f2_crc32(~0, bytes 0..19)
  *   then records, each a 24-byte header
  *     0  le32      op      enum f2_log_op
@@ -23,8 +24,9 @@
  *
  * A process that opens the same log again for the same device (mkfs
  * --root: mkfs, then populate, each opening the device) appends to it:
- * the header's pid and size say it is its own; any other open starts the
- * log over.
+ * the header's owner and size say it is its own; any other open, another
+ * device of the same process included, starts the log over (a log holds
+ * one device).
  *
  * The header has its own crc so a damaged length is never trusted.  A record
  * cut short by the end of the file is what a killed recorder leaves behind:
@@ -53,7 +55,7 @@
 struct log_header {
 	char magic[8];		/* 0x00 */
 	le64 size;		/* 0x08 */
-	le32 pid;		/* 0x10 */
+	le32 owner;		/* 0x10 */
 	le32 crc;		/* 0x14 */
 } __attribute__((packed));
 _Static_assert(sizeof(struct log_header) == 24, "log_header");
@@ -216,6 +218,7 @@ int f2_io_open_record(struct f2_io *lower, const char *logpath, struct f2_io **o
 	struct record_priv *r;
 	struct f2_io *io;
 	bool append;
+	le32 pid;
 	int ret;
 
 	*out = NULL;
@@ -223,7 +226,9 @@ int f2_io_open_record(struct f2_io *lower, const char *logpath, struct f2_io **o
 	if (!r)
 		return -ENOMEM;
 	f2_set_le64(h.size, lower->size);
-	f2_set_le32(h.pid, (uint32_t)getpid());
+	f2_set_le32(pid, (uint32_t)getpid());
+	f2_set_le32(h.owner, log_crc(log_crc(~0u, &pid, sizeof(pid)), lower->name,
+				     strlen(lower->name)));
 	f2_set_le32(h.crc, log_crc(~0u, &h, offsetof(struct log_header, crc)));
 	append = own_log(logpath, &h);
 	r->fd = open(logpath, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);

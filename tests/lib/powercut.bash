@@ -45,9 +45,13 @@
 #    It leaves POWERCUT_RECORDS (N), POWERCUT_CHECKED (states checked)
 #    and POWERCUT_FAILED set for the caller's own assertions.
 #
-# Variables CHECK_FN can use: POWERCUT_DIR (scratch), POWERCUT_START (the
-# pristine start image), POWERCUT_FINAL, POWERCUT_LOG, POWERCUT_LIST (the
-# log as f2replay list prints it: "index op off len" a line).
+# Variables CHECK_FN can use: POWERCUT_DIR (scratch, kept until the test
+# ends), POWERCUT_START (the pristine start image), POWERCUT_FINAL,
+# POWERCUT_LOG, POWERCUT_LIST (the log as f2replay list prints it: "index
+# op off len" a line), POWERCUT_SCRATCH (where the state is).  Other
+# helpers: powercut_state K T OUT (a state replayed from the start),
+# powercut_plan N (the prefixes checked, "K TORN" a line),
+# powercut_unwrap VAR... (below).
 #
 # Oracles provided here:
 #   powercut_summary IMG          what the read path sees (tests/crash/
@@ -92,8 +96,14 @@
 #              powercut_check_start_or_final -- "$GC" -m 2 -c 1 @IMG (gc
 #              never changes the tree, so every state must show it whole,
 #              whatever the checkpoints in between).
-#   roll-forward, defrag   as gc (defrag --file once it moves blocks on
-#              small volumes; roll-forward as populate, once a tool runs it).
+#   defrag     tests/crash/defrag.bats: as gc (a range move, --file).
+#   fsck -p    tests/crash/fsck-preen.bats: as fsck -y, and a second -p
+#              run on the state finishes the repair.
+#   roll-forward  tests/recovery/recovery.bats: fsck -y on kernel-made
+#              images with a chain; fsck -y run on each state must give
+#              the recovered image (f2replay same), else its tree, clean.
+#   mkfs --root   tests/crash/mkfs.bats: one log for mkfs and populate
+#              (the recorder appends when its process opens the log again).
 # A writer that does not take the device path as an argument can be
 # wrapped in a small function that finds it in its own arguments.
 
