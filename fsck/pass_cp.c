@@ -48,7 +48,6 @@ static int add_orphan(struct fsck_ctx *ctx, uint32_t ino, uint32_t blk, uint32_t
 	struct f2_nat_info ni;
 	struct ino_rec *r = NULL;
 	char why[64] = "";
-	uint32_t *n;
 	int created = 0;
 
 	if (ino <= F2_META_INO || ino >= ctx->fs->max_nid)
@@ -67,11 +66,9 @@ static int add_orphan(struct fsck_ctx *ctx, uint32_t ino, uint32_t blk, uint32_t
 			return rep_add(ctx, PR_ORPHAN_INO_BAD, RA_NOTE, 0, 0, 0, 0);
 		return 0;
 	}
-	n = realloc(ctx->orphan_inos, (ctx->orphans + 1) * sizeof(*n));
-	if (!n)
+	if (grow_array(&ctx->orphan_inos, ctx->orphans, sizeof(*ctx->orphan_inos)))
 		return -12;
-	ctx->orphan_inos = n;
-	n[ctx->orphans++] = ino;
+	ctx->orphan_inos[ctx->orphans++] = ino;
 	r->flags |= INO_ORPHAN;
 	return 0;
 }

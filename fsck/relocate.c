@@ -26,14 +26,10 @@ struct found {
 
 int rep_nat_lost(struct fsck_ctx *ctx, uint32_t code, uint32_t nid, uint32_t ino)
 {
-	void *n;
-
 	if (ino <= F2_META_INO || ino >= ctx->fs->max_nid)
 		return rep_nat_clear(ctx, code, nid);	/* no owner to match */
-	n = realloc(ctx->lost, (ctx->nlost + 1) * sizeof(*ctx->lost));
-	if (!n)
+	if (grow_array(&ctx->lost, ctx->nlost, sizeof(*ctx->lost)))
 		return -ENOMEM;
-	ctx->lost = n;
 	ctx->lost[ctx->nlost].nid = nid;
 	ctx->lost[ctx->nlost++].ino = ino;
 	return rep_nat_clear(ctx, code, nid);
@@ -61,10 +57,36 @@ static int matches(struct fsck_ctx *ctx, const struct f2_node *n, unsigned k,
 	return !f2_inode_parse(ctx->fs, nid, n, ir) && ir->csum_ok != 0;
 }
 
+/* nid is the first member of a ctx->lost element */
+static int by_nid(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* ctx->lost is sorted by nid: the first entry of the node's nid. */
+static unsigned first_of(const struct fsck_ctx *ctx, uint32_t nid)
+{
+	unsigned lo = 0, hi = ctx->nlost;
+
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+
+		if (ctx->lost[mid].nid < nid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static void consider(struct fsck_ctx *ctx, const struct f2_node *n, uint32_t blkaddr,
 		     struct found *f, struct f2_inode_ref *ir)
 {
-	for (unsigned k = 0; k < ctx->nlost; k++) {
+	uint32_t nid = f2_le32(n->footer.nid);
+
+	for (unsigned k = first_of(ctx, nid); k < ctx->nlost && ctx->lost[k].nid == nid; k++) {
 		uint64_t v;
 
 		if (!matches(ctx, n, k, ir))
@@ -120,6 +142,7 @@ int relocate_lost(struct fsck_ctx *ctx)
 		err = -ENOMEM;
 		goto out;
 	}
+	qsort(ctx->lost, ctx->nlost, sizeof(*ctx->lost), by_nid);
 	for (uint32_t segno = 0; segno < fs->main_segs; segno++) {
 		uint64_t base = (uint64_t)segno * F2_BLKS_PER_SEG;
 

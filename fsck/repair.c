@@ -57,13 +57,23 @@ int rep_nat_clear(struct fsck_ctx *ctx, uint32_t code, uint32_t nid)
 	return rep_add(ctx, code, RA_NAT_CLEAR, nid, 0, 0, 0);
 }
 
+int grow_array(void *arr, unsigned n, size_t size)
+{
+	void **p = arr, *a;
+
+	if (n && (n < 8 || (n & (n - 1))))
+		return 0;	/* capacity: 8, then the next power of two */
+	a = realloc(*p, (n < 8 ? 8 : 2 * (size_t)n) * size);
+	if (!a)
+		return -ENOMEM;
+	*p = a;
+	return 0;
+}
+
 int rep_nat_overlay(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t blkaddr)
 {
-	void *n = realloc(ctx->nat_inos, (ctx->nnat_inos + 1) * sizeof(*ctx->nat_inos));
-
-	if (!n)
+	if (grow_array(&ctx->nat_inos, ctx->nnat_inos, sizeof(*ctx->nat_inos)))
 		return -ENOMEM;
-	ctx->nat_inos = n;
 	ctx->nat_inos[ctx->nnat_inos].nid = nid;
 	ctx->nat_inos[ctx->nnat_inos].ino = ino;
 	ctx->nat_inos[ctx->nnat_inos++].blkaddr = blkaddr;

@@ -9,6 +9,7 @@
  */
 #ifndef FSCK_REPAIR_H
 #define FSCK_REPAIR_H
+#include <stddef.h>
 #include <stdint.h>
 #include "f2/fs.h"
 
@@ -48,6 +49,9 @@ struct rep_act {
 };
 
 struct fsck_ctx;
+/* Room for element n of the array *arr (elements of size bytes) holding
+ * n: grown geometrically; 0 or -ENOMEM. */
+int grow_array(void *arr, unsigned n, size_t size);
 /* Record a change for an accepted fix of problem code. */
 int rep_add(struct fsck_ctx *ctx, uint32_t code, uint8_t kind, uint32_t a, uint32_t b,
 	    uint32_t c, uint64_t d);
