@@ -23,7 +23,7 @@
  * roll-forward (the library's read-only scan), as a warning.
  * Repairs (recorded for pass_repair, written only when nothing else is
  * left): the CP_ERROR flag cleared, user_block_count set from the
- * geometry, a log sharing an earlier log's segment moved to a free one,
+ * geometry, a log sharing another's segment moved to a free one,
  * the orphan list written from its verified entries.
  * Builds: the orphan inodes in ctx->inodes (INO_ORPHAN) and, in list
  * order, ctx->orphan_inos; ctx->nat_bits.
@@ -229,6 +229,46 @@ static int check_user_blocks(struct fsck_ctx *ctx, uint64_t user)
 	return yes ? rep_add(ctx, PR_CP_USER_BLOCKS, RA_USER_BLOCKS, 0, 0, 0, want) : 0;
 }
 
+/*
+ * Logs sharing a segment: the one whose type the segment has in the SIT
+ * keeps it (else the first), the others move to free segments.  From
+ * here on the check sees the segment as the keeper's alone (its summary,
+ * its type): the others' current segments are dropped from the view.
+ * After the roll-forward scan, which follows the warm node log.
+ */
+static int shared_logs(struct fsck_ctx *ctx)
+{
+	struct f2_fs *fs = ctx->fs;
+	int err;
+
+	for (int i = 0; i < F2_NR_CURSEG; i++) {
+		uint32_t segno = fs->curseg[i].segno;
+		struct f2_sit_info si;
+		int keep = i, type, shared = 0;
+
+		if (segno == F2_NULL_SEGNO)
+			continue;
+		type = f2_sit_get(fs, segno, &si) ? -1 : si.type;
+		for (int j = i + 1; j < F2_NR_CURSEG; j++)
+			if (fs->curseg[j].segno == segno) {
+				shared = 1;
+				if (j == type)
+					keep = j;
+			}
+		for (int j = i; j < F2_NR_CURSEG && shared; j++) {
+			if (j == keep || fs->curseg[j].segno != segno)
+				continue;
+			if (fix_problem(ctx, PR_CP_CURSEG, "checkpoint: logs %d and %d share segment "
+					"%u (SIT type %d): log %d keeps it, log %d moves",
+					keep < j ? keep : j, keep < j ? j : keep, segno, type, keep, j) &&
+			    (err = rep_add(ctx, PR_CP_CURSEG, RA_CURSEG_MOVE, (uint32_t)j, 0, 0, 0)))
+				return err;
+			fs->curseg[j].segno = F2_NULL_SEGNO;
+		}
+	}
+	return 0;
+}
+
 int pass_cp(struct fsck_ctx *ctx)
 {
 	struct f2_fs *fs = ctx->fs;
@@ -288,23 +328,11 @@ int pass_cp(struct fsck_ctx *ctx)
 		if (err)
 			return err;
 	}
-	/* a log on an earlier log's segment moves (the read path gives the
-	 * segment, its type and its summary to the earlier one) */
-	for (int j = 1; j < F2_NR_CURSEG; j++)
-		for (int i = 0; i < j; i++) {
-			if (fs->curseg[i].segno != fs->curseg[j].segno)
-				continue;
-			if (fix_problem(ctx, PR_CP_CURSEG, "checkpoint: logs %d and %d share "
-					"segment %u", i, j, fs->curseg[i].segno) &&
-			    (err = rep_add(ctx, PR_CP_CURSEG, RA_CURSEG_MOVE, (uint32_t)j, 0, 0, 0)))
-				return err;
-			break;
-		}
 	err = check_orphans(ctx);
 	if (err)
 		return err;
 	vmsg(ctx, "checkpoint: %u orphan inode(s) in %u block(s)", ctx->orphans, fs->orphan_blocks);
 	load_nat_bits(ctx);
 	roll_forward_scan(ctx);
-	return 0;
+	return shared_logs(ctx);
 }

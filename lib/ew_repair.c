@@ -123,9 +123,20 @@ void f2_wfs_repair_user_blocks(struct f2_wfs *w, uint64_t blocks)
 
 int f2_wfs_repair_curseg_move(struct f2_wfs *w, int t)
 {
+	uint32_t old;
+
 	if (t < 0 || t >= F2_NR_CURSEG)
 		return ew_fail(w, F2_ERANGE, "log %d", t);
+	old = w->cur[t].segno;
 	w->cur[t].segno = F2_NULL_SEGNO;	/* nothing of the old one is written */
+	/* a log keeping the segment gets its own summary from the checkpoint
+	 * (the read path gives a shared segment the first log's) */
+	for (int u = 0; u < F2_NR_CURSEG; u++)
+		if (u != t && w->cur[u].segno == old && w->fs->curseg[u].have_sum) {
+			w->cur[u].sum = w->fs->curseg[u].sum;
+			w->cur[u].sum.footer.entry_type = u >= F2_CURSEG_HOT_NODE ?
+							  F2_SUM_TYPE_NODE : F2_SUM_TYPE_DATA;
+		}
 	return ew_seg_reopen(w, t);
 }
 

@@ -116,6 +116,7 @@ run_case() {
 @test "054-quota-magic" { run_case 054-quota-magic; }
 @test "055-curseg-type" { run_case 055-curseg-type; }
 @test "056-nat-addr-lost" { run_case 056-nat-addr-lost; }
+@test "057-curseg-shared-type" { run_case 057-curseg-shared-type; }
 
 # preen_pair SAFE UNSAFE: -p repairs case SAFE (exit 1, then clean) and
 # leaves case UNSAFE untouched (exit 4, not a byte written)

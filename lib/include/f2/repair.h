@@ -66,7 +66,8 @@ int f2_wfs_repair_nat_reserved(struct f2_wfs *w, uint32_t nid);
 /* Set the checkpoint's user_block_count. */
 void f2_wfs_repair_user_blocks(struct f2_wfs *w, uint64_t blocks);
 /* Log t shares its segment with another log: give it a fresh segment
- * without writing a summary for the shared one (it is the other log's). */
+ * without writing a summary for the shared one (it is the other log's,
+ * which takes its own summary from the checkpoint). */
 int f2_wfs_repair_curseg_move(struct f2_wfs *w, int t);
 /* Recompute nat_bits (when the checkpoint keeps them) from the NAT on
  * disk: call it before any NAT change (later ones update their blocks). */

@@ -10,7 +10,8 @@
 # warns).  Prints "vdX mount rc=N", "vdX md5 SUM PATH", "vdX write rc=N",
 # "vdX umount rc=N" (for the last: "vdX orphan rc=N", "vdX fsck-y rc=N
 # COUNT", "vdX fsck-n rc=N COUNT"), then DONE.
-last=$(ls -d /sys/block/vd* | tail -n 1)
+# the last disk: vdz sorts after vdaa, so by name length first
+last=$(ls -d /sys/block/vd* | awk '{ print length($0), $0 }' | sort -n | tail -n 1 | cut -d' ' -f2)
 for d in /sys/block/vd*; do
 	dev=$(basename "$d")
 	mount -t f2fs "/dev/$dev" /mnt
