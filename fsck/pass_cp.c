@@ -236,6 +236,20 @@ static int check_user_blocks(struct fsck_ctx *ctx, uint64_t user)
  * its type): the others' current segments are dropped from the view.
  * After the roll-forward scan, which follows the warm node log.
  */
+/* Log j shares log keep's segment (of SIT type type): it moves. */
+static int move_log(struct fsck_ctx *ctx, int keep, int j, int type)
+{
+	struct f2_curseg_info *c = &ctx->fs->curseg[j];
+	int err = 0;
+
+	if (fix_problem(ctx, PR_CP_CURSEG, "checkpoint: logs %d and %d share segment %u (SIT "
+			"type %d): log %d keeps it, log %d moves", keep < j ? keep : j,
+			keep < j ? j : keep, c->segno, type, keep, j))
+		err = rep_add(ctx, PR_CP_CURSEG, RA_CURSEG_MOVE, (uint32_t)j, 0, 0, 0);
+	c->segno = F2_NULL_SEGNO;
+	return err;
+}
+
 static int shared_logs(struct fsck_ctx *ctx)
 {
 	struct f2_fs *fs = ctx->fs;
@@ -255,16 +269,10 @@ static int shared_logs(struct fsck_ctx *ctx)
 				if (j == type)
 					keep = j;
 			}
-		for (int j = i; j < F2_NR_CURSEG && shared; j++) {
-			if (j == keep || fs->curseg[j].segno != segno)
-				continue;
-			if (fix_problem(ctx, PR_CP_CURSEG, "checkpoint: logs %d and %d share segment "
-					"%u (SIT type %d): log %d keeps it, log %d moves",
-					keep < j ? keep : j, keep < j ? j : keep, segno, type, keep, j) &&
-			    (err = rep_add(ctx, PR_CP_CURSEG, RA_CURSEG_MOVE, (uint32_t)j, 0, 0, 0)))
+		for (int j = i; j < F2_NR_CURSEG && shared; j++)
+			if (j != keep && fs->curseg[j].segno == segno &&
+			    (err = move_log(ctx, keep, j, type)))
 				return err;
-			fs->curseg[j].segno = F2_NULL_SEGNO;
-		}
 	}
 	return 0;
 }
