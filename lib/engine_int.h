@@ -210,6 +210,10 @@ int ew_map_block(struct f2_wfs *w, uint32_t ino, uint64_t fofs, int create,
 /* Point file block fofs of ino at a new block of log t holding buf. */
 int ew_write_block_at(struct f2_wfs *w, uint32_t ino, uint64_t fofs, int t,
 		      const void *buf);
+/* Point file block fofs of ino at a new block of its data log (inline
+ * data moved to a block first); *addr gets it and the caller writes it
+ * (ew_copy.h) before anything reads the block. */
+int ew_place_data(struct f2_wfs *w, uint32_t ino, uint64_t fofs, uint32_t *addr);
 /* Read file block fofs (zero for holes), cached directory blocks first. */
 int ew_read_file_block(struct f2_wfs *w, uint32_t ino, uint64_t fofs, void *buf, int *hole);
 /* Free every data block and node of ino from block fofs on. */

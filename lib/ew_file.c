@@ -426,6 +426,19 @@ static int convert_inline(struct f2_wfs *w, uint32_t ino, struct ew_blk *inode)
 	return err;
 }
 
+int ew_place_data(struct f2_wfs *w, uint32_t ino, uint64_t fofs, uint32_t *addr)
+{
+	struct ew_blk *inode;
+	int err = ew_inode_get(w, ino, &inode);
+
+	if (!err && (ew_node(inode)->i.i_inline & F2_INLINE_DATA)) {
+		err = convert_inline(w, ino, inode);
+		if (!err)	/* its write may have moved the cached inode */
+			err = ew_inode_get(w, ino, &inode);
+	}
+	return err ? err : place_block(w, ino, fofs, data_log(inode), addr);
+}
+
 static int write_partial(struct f2_wfs *w, uint32_t ino, int t, uint64_t fofs, uint32_t at,
 			 const uint8_t *src, uint32_t n)
 {

@@ -20,6 +20,7 @@
 #include "f2/gc.h"
 #include "f2/io.h"
 #include "engine_int.h"
+#include "ew_copy.h"
 
 static void mark_dirty(struct ew_blk *b, struct f2_gc_move_stats *st)
 {
@@ -79,77 +80,10 @@ static int drop_extent(struct f2_wfs *w, uint32_t ino, uint32_t blkaddr,
 	return 0;
 }
 
-/* I/O of a move: each moved data block is noted with its new address
- * (consecutive ones form a run of up to MBATCH blocks) and copied when the
- * run is written: its sources are read straight into the run's buffer,
- * one read per run of consecutive sources, so only valid blocks are read
- * and nothing is copied twice.  The sources stay intact until then: the
- * engine never writes into a segment before a checkpoint frees it, and
- * mover_flush() runs before a move call returns. */
-#define MBATCH F2_BLKS_PER_SEG
-struct mover {
-	uint8_t *buf;		/* wn blocks to write from block wstart */
-	uint32_t *src;		/* where each of them is read from */
-	uint32_t wstart, wn;
-};
-
-static int mover_init(struct mover *m)
-{
-	m->buf = malloc((size_t)MBATCH * F2_BLKSIZE);
-	m->src = malloc(MBATCH * sizeof(*m->src));
-	m->wn = 0;
-	if (m->buf && m->src)
-		return 0;
-	free(m->buf);
-	free(m->src);
-	return -ENOMEM;
-}
-
-static int mover_flush(struct f2_wfs *w, struct mover *m)
-{
-	struct f2_io *io = w->fs->io;
-	uint32_t n = m->wn, j;
-	int err;
-
-	m->wn = 0;
-	for (uint32_t i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && m->src[j] == m->src[j - 1] + 1; j++)
-			;
-		err = f2_io_read(io, (uint64_t)m->src[i] * F2_BLKSIZE,
-				 m->buf + (size_t)i * F2_BLKSIZE, (size_t)(j - i) * F2_BLKSIZE);
-		if (err)
-			return ew_fail(w, err, "blocks %u-%u (to move): read failed: %s", m->src[i],
-				       m->src[j - 1], f2_strerror(err));
-	}
-	err = n ? f2_io_write(io, (uint64_t)m->wstart * F2_BLKSIZE, m->buf,
-			      (size_t)n * F2_BLKSIZE) : 0;
-	if (err)
-		return ew_fail(w, err, "blocks %u-%u (moved data): write failed: %s", m->wstart,
-			       m->wstart + n - 1, f2_strerror(err));
-	return 0;
-}
-
-/* Note the copy of block src to naddr (just allocated). */
-static int mover_add(struct f2_wfs *w, struct mover *m, uint32_t src, uint32_t naddr)
-{
-	int err;
-
-	if (m->wn && (naddr != m->wstart + m->wn || m->wn == MBATCH) && (err = mover_flush(w, m)))
-		return err;
-	if (!m->wn)
-		m->wstart = naddr;
-	m->src[m->wn++] = src;
-	return 0;
-}
-
-static void mover_free(struct mover *m)
-{
-	free(m->buf);
-	free(m->src);
-}
-
+/* I/O of a move: each moved data block is copied with the run of new
+ * addresses it belongs to (ew_copy.h), before a move call returns. */
 static int move_data(struct f2_wfs *w, uint32_t blkaddr, const struct f2_summary *e,
-		     int log, struct mover *m, struct f2_gc_move_stats *st)
+		     int log, struct ew_copy *m, struct f2_gc_move_stats *st)
 {
 	uint32_t nid = f2_le32(e->nid), ofs = f2_le16(e->ofs_in_node), naddr;
 	struct ew_nat *ne;
@@ -197,7 +131,7 @@ static int move_data(struct f2_wfs *w, uint32_t blkaddr, const struct f2_summary
 	if (!err)
 		err = ew_alloc_block(w, log, nid, (uint16_t)ofs, e->version, &naddr);
 	if (!err)
-		err = mover_add(w, m, blkaddr, naddr);
+		err = ew_copy_add(w, m, blkaddr, naddr);
 	if (err)
 		return err;
 	f2_set_le32(*slot, naddr);
@@ -210,14 +144,14 @@ int f2_gc_move_section(struct f2_wfs *w, uint32_t secno, struct f2_gc_move_stats
 {
 	struct f2_fs *fs = w->fs;
 	struct f2_summary_block *sum;
-	struct mover m;
+	struct ew_copy m;
 	uint8_t map[F2_SIT_VBLOCK_MAP_SIZE];
 	int err = 0;
 
 	if (!w->segs_per_sec || secno >= fs->main_segs / w->segs_per_sec)
 		return ew_fail(w, F2_ERANGE, "section %u beyond the main area", secno);
 	sum = malloc(sizeof(*sum));
-	if (!sum || mover_init(&m)) {
+	if (!sum || ew_copy_init(&m)) {
 		free(sum);
 		return -ENOMEM;
 	}
@@ -252,9 +186,9 @@ int f2_gc_move_section(struct f2_wfs *w, uint32_t secno, struct f2_gc_move_stats
 		}
 	}
 	if (!err)
-		err = mover_flush(w, &m);
+		err = ew_copy_flush(w, &m);
 	free(sum);
-	mover_free(&m);
+	ew_copy_free(&m);
 	if (!err)
 		err = ew_maybe_writeback(w);
 	return err;
@@ -266,7 +200,7 @@ int f2_gc_move_file(struct f2_wfs *w, uint32_t ino, struct f2_gc_move_stats *st)
 	struct ew_blk *inode, *owner;
 	struct f2_node *in;
 	uint64_t nblk, fofs;
-	struct mover m;
+	struct ew_copy m;
 	int err = ew_inode_get(w, ino, &inode);
 
 	if (err)
@@ -281,7 +215,7 @@ int f2_gc_move_file(struct f2_wfs *w, uint32_t ino, struct f2_gc_move_stats *st)
 	err = f2_file_open(w->fs, ino, &f);
 	if (err)
 		return ew_fail(w, err, "ino %u: %s", ino, w->fs->why);
-	if (mover_init(&m)) {
+	if (ew_copy_init(&m)) {
 		f2_file_close(f);
 		return -ENOMEM;
 	}
@@ -318,7 +252,7 @@ int f2_gc_move_file(struct f2_wfs *w, uint32_t ino, struct f2_gc_move_stats *st)
 			err = ew_alloc_block(w, F2_CURSEG_COLD_DATA, (uint32_t)owner->key,
 					     (uint16_t)ofs, ver, &naddr);
 		if (!err)
-			err = mover_add(w, &m, old, naddr);
+			err = ew_copy_add(w, &m, old, naddr);
 		if (err)
 			break;
 		f2_set_le32(*slot, naddr);
@@ -329,8 +263,8 @@ int f2_gc_move_file(struct f2_wfs *w, uint32_t ino, struct f2_gc_move_stats *st)
 			err = ew_maybe_writeback(w);
 	}
 	if (!err)
-		err = mover_flush(w, &m);
-	mover_free(&m);
+		err = ew_copy_flush(w, &m);
+	ew_copy_free(&m);
 	f2_file_close(f);
 	return err;
 }
@@ -378,7 +312,7 @@ int f2_gc_move_range(struct f2_wfs *w, uint64_t start, uint64_t len, uint64_t ta
 	uint64_t bps, rel;
 	struct f2_summary_block *sum;
 	int want[F2_NR_CURSEG] = { 0 };
-	struct mover m;
+	struct ew_copy m;
 	int err;
 
 	if (!len || start < fs->main_blkaddr || end > main_end || end < start ||
@@ -407,7 +341,7 @@ int f2_gc_move_range(struct f2_wfs *w, uint64_t start, uint64_t len, uint64_t ta
 	if (err)
 		return err;
 	sum = malloc(sizeof(*sum));
-	if (!sum || mover_init(&m)) {
+	if (!sum || ew_copy_init(&m)) {
 		free(sum);
 		return -ENOMEM;
 	}
@@ -437,12 +371,12 @@ int f2_gc_move_range(struct f2_wfs *w, uint64_t start, uint64_t len, uint64_t ta
 					move_data(w, (uint32_t)a, &sum->entries[off], log, &m, st);
 		}
 		if (!err)
-			err = mover_flush(w, &m);
+			err = ew_copy_flush(w, &m);
 		if (!err)
 			err = ew_maybe_writeback(w);
 	}
 	free(sum);
-	mover_free(&m);
+	ew_copy_free(&m);
 	return err;
 }
 

@@ -15,6 +15,7 @@
 #include "f2/file.h"
 #include "f2/recovery.h"
 #include "engine_int.h"
+#include "ew_copy.h"
 #include "ew_recover.h"
 
 #define F2_RF_XATTR_OFS	0x1fffffffu	/* node offset of an xattr node */
@@ -305,7 +306,10 @@ static int gather(struct f2_rf *rf, struct f2_rf_ino *e, const struct f2_inode_r
 /*
  * The blocks: each address that differs from the committed file is
  * copied to a new block, or becomes a hole when the chain says NULL or
- * NEW (a punched or truncated range); then the size.
+ * NEW (a punched or truncated range); then the size.  The new blocks
+ * follow each other in the file's data log, so the copies go out in runs
+ * (ew_copy.h), all written before the size is set (a partial last block
+ * is read back then).
  */
 static int recover_blocks(struct f2_rf *rf, struct f2_rf_ino *e, struct f2_wfs *w,
 			  uint32_t target, const struct f2_inode_ref *ir, struct f2_file *cf,
@@ -313,13 +317,13 @@ static int recover_blocks(struct f2_rf *rf, struct f2_rf_ino *e, struct f2_wfs *
 {
 	struct f2_fs *fs = rf->fs;
 	uint64_t nblk = (ir->size + F2_BLKSIZE - 1) / F2_BLKSIZE;
-	uint8_t *buf = malloc(F2_BLKSIZE);
-	int err = 0;
+	struct ew_copy c;
+	int err = ew_copy_init(&c);
 
-	if (!buf)
-		return -ENOMEM;
+	if (err)
+		return err;
 	for (size_t i = 0; i < pl->n && !err; i++) {
-		uint32_t addr = pl->p[i].addr, old = F2_NULL_ADDR;
+		uint32_t addr = pl->p[i].addr, old = F2_NULL_ADDR, naddr;
 
 		if (i + 1 < pl->n && pl->p[i + 1].fofs == pl->p[i].fofs)
 			continue;	/* a later node overrides */
@@ -339,14 +343,16 @@ static int recover_blocks(struct f2_rf *rf, struct f2_rf_ino *e, struct f2_wfs *
 				      e->ino, (unsigned long long)pl->p[i].fofs, addr);
 			break;
 		}
-		err = f2_fs_read_block(fs, addr, buf);
+		err = ew_place_data(w, target, pl->p[i].fofs, &naddr);
 		if (!err)
-			err = f2_wfs_write(w, target, pl->p[i].fofs * F2_BLKSIZE, buf, F2_BLKSIZE);
+			err = ew_copy_add(w, &c, addr, naddr);
 		e->copied++;
 		if (!err)
 			err = ew_maybe_writeback(w);
 	}
-	free(buf);
+	if (!err)
+		err = ew_copy_flush(w, &c);
+	ew_copy_free(&c);
 	return err ? err : f2_wfs_truncate(w, target, ir->size);
 }
 

@@ -17,9 +17,10 @@
  * with the dentry mark, under its own inode number for a new file (every
  * such number is held before anything is replayed), inode attributes,
  * size, inline data, every data block that differs from the committed tree
- * (copied to new blocks; NULL or NEW addresses become holes), the inline
- * xattr area of the newest inode node and the newest xattr node, and
- * commits one checkpoint.  Before its first write every segment holding a
+ * (copied to consecutive new blocks of its data log, a write per run;
+ * NULL or NEW addresses become holes), the inline xattr area of the
+ * newest inode node and the newest xattr node, and commits one
+ * checkpoint.  Before its first write every segment holding a
  * chain node or a block the chain points to is kept out of allocation and
  * every log moves to a fresh segment, so a crash at any write leaves the
  * previous checkpoint and an intact chain (recoverable again) or the
