@@ -4,7 +4,8 @@
  * blocks (gc.f2fs, defrag.f2fs, test agers): one device through
  * f2_io_open() (so F2_IO_RECORD / F2_IO_FAULT stack on it), or every
  * device of a multi-device volume (mkfs -c) read-write, joined into one
- * address space (lib/concat.c) under the file system; on a zoned volume
+ * address space (f2_io_open_joined(): the recorder and fault backend
+ * stack on the join) under the file system; on a zoned volume
  * the ordering backend (lib/zoned.c) on top, as mkfs.f2fs -m writes.
  */
 #include <stdio.h>
@@ -16,13 +17,6 @@
 #include "f2/mkfs.h"
 #include "f2/zoned.h"
 
-static int env_set(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v;
-}
-
 /* Every device of the multi-device volume sb describes, read-write. */
 static int open_devices(const char *path, const struct f2_fs *sb, const struct f2_fs_opts *o,
 			struct f2_io **out, char *why, size_t len)
@@ -31,11 +25,6 @@ static int open_devices(const char *path, const struct f2_fs *sb, const struct f
 	uint64_t lens[F2_MAX_DEVICES];
 	int err = 0;
 
-	if (env_set("F2_IO_RECORD") || env_set("F2_IO_FAULT")) {
-		snprintf(why, len, "F2_IO_RECORD / F2_IO_FAULT cover one device, not a "
-			 "multi-device volume");
-		return F2_EUNSUPP;
-	}
 	for (uint32_t i = 0; i < sb->ndevs && !err; i++) {
 		const char *p = i == 0 ? path : (o && o->ndevs) ?
 				(i - 1 < o->ndevs ? o->dev_paths[i - 1] : NULL) : sb->devs[i].path;
@@ -57,10 +46,11 @@ static int open_devices(const char *path, const struct f2_fs *sb, const struct f
 		}
 	}
 	if (!err) {
-		err = f2_io_open_concat(devs, lens, sb->ndevs, out);
-		if (!err)
-			return 0;
-		snprintf(why, len, "cannot join the devices: %s", f2_strerror(err));
+		/* the devices are the join's, or closed */
+		err = f2_io_open_joined(devs, lens, sb->ndevs, out);
+		if (err)
+			snprintf(why, len, "cannot join the devices: %s", f2_strerror(err));
+		return err;
 	}
 	for (uint32_t k = 0; k < F2_MAX_DEVICES; k++)
 		if (devs[k])

@@ -136,7 +136,10 @@ int main(int argc, char **argv)
 	for (uint32_t i = 0; i < c.ndevs; i++) {
 		if (check_device(&c, c.devices[i]))
 			return close_all(devs, i, 1);
-		err = f2_io_open(c.devices[i], F2_IO_RDWR | F2_IO_EXCL, &devs[i]);
+		/* one device: F2_IO_RECORD / F2_IO_FAULT stack on it; several:
+		 * on their join below (one log of the joined space) */
+		err = c.ndevs == 1 ? f2_io_open(c.devices[i], F2_IO_RDWR | F2_IO_EXCL, &devs[i]) :
+			f2_io_open_unix(c.devices[i], F2_IO_RDWR | F2_IO_EXCL, &devs[i]);
 		if (err) {
 			fprintf(stderr, "mkfs.f2fs: cannot open %s: %s\n", c.devices[i],
 				f2_strerror(err));
@@ -178,10 +181,10 @@ int main(int argc, char **argv)
 
 		for (uint32_t i = 0; i < c.ndevs; i++)
 			lens[i] = (g.dev_end_blkaddr[i] - g.dev_start_blkaddr[i] + 1) * F2_BLKSIZE;
-		err = f2_io_open_concat(devs, lens, c.ndevs, &io);
+		err = f2_io_open_joined(devs, lens, c.ndevs, &io);	/* takes devs */
 		if (err) {
 			fprintf(stderr, "mkfs.f2fs: cannot join the devices: %s\n", f2_strerror(err));
-			return close_all(devs, c.ndevs, 1);
+			return 1;
 		}
 	}
 	if (c.fs.geom.zoned) {

@@ -2,7 +2,8 @@
 /*
  * io.c - the generic part of the I/O layer: handle allocation, closing a
  * stack of backends, block helpers and f2_io_open(), which builds the
- * unix -> record -> fault stack from the environment.
+ * unix -> record -> fault stack from the environment, and
+ * f2_io_open_joined(), the same over the join of a multi-device volume.
  */
 #include "config.h"
 
@@ -11,6 +12,7 @@
 
 #include "f2/errors.h"
 #include "f2/format.h"
+#include "f2/mkfs.h"
 #include "io_private.h"
 
 struct f2_io *f2_io_alloc(const struct f2_io_ops *ops, uint64_t size,
@@ -84,23 +86,22 @@ static const char *env_value(const char *var)
 	return v && *v ? v : NULL;
 }
 
-int f2_io_open(const char *path, int flags, struct f2_io **out)
+/*
+ * Stack the recorder (for read-write opens) and the fault backend on io,
+ * as F2_IO_RECORD and F2_IO_FAULT ask; io is n devices of lens[] joined.
+ * On failure io is closed.
+ */
+static int stack_env(struct f2_io *io, int flags, const uint64_t *lens, uint32_t n,
+		     struct f2_io **out)
 {
 	const char *logpath = env_value("F2_IO_RECORD");
 	const char *spec = env_value("F2_IO_FAULT");
-	struct f2_io *io, *top;
+	struct f2_io *top;
 	int ret;
 
-	*out = NULL;
-	/* A bad spec must not cost the device open or a truncated log. */
-	if (spec && (ret = f2_io_fault_spec_check(spec)))
-		return ret;
-	ret = f2_io_open_unix(path, flags, &io);
-	if (ret)
-		return ret;
 	/* Read-only opens write nothing: never truncate a log for them. */
 	if (logpath && (flags & F2_IO_RDWR)) {
-		ret = f2_io_open_record(io, logpath, &top);
+		ret = f2_io_open_record_joined(io, logpath, lens, n, &top);
 		if (ret)
 			goto fail;
 		io = top;
@@ -116,4 +117,42 @@ int f2_io_open(const char *path, int flags, struct f2_io **out)
 fail:
 	f2_io_close(io);
 	return ret;
+}
+
+/* A bad F2_IO_FAULT spec must not cost a device open or a truncated log. */
+static int spec_check(void)
+{
+	const char *spec = env_value("F2_IO_FAULT");
+
+	return spec ? f2_io_fault_spec_check(spec) : 0;
+}
+
+int f2_io_open(const char *path, int flags, struct f2_io **out)
+{
+	struct f2_io *io;
+	int ret;
+
+	*out = NULL;
+	ret = spec_check();
+	if (!ret)
+		ret = f2_io_open_unix(path, flags, &io);
+	return ret ? ret : stack_env(io, flags, &io->size, 1, out);
+}
+
+int f2_io_open_joined(struct f2_io **devs, const uint64_t *lens, uint32_t n, struct f2_io **out)
+{
+	struct f2_io *io;
+	int ret;
+
+	*out = NULL;
+	ret = spec_check();
+	if (!ret)
+		ret = f2_io_open_concat(devs, lens, n, &io);
+	if (ret) {
+		for (uint32_t i = 0; i < n; i++)
+			if (devs[i])
+				f2_io_close(devs[i]);
+		return ret;
+	}
+	return stack_env(io, F2_IO_RDWR, lens, n, out);
 }

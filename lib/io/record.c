@@ -14,19 +14,30 @@
  *    16  le32      owner   f2_crc32(~0, pid of the recording process as
  *                            le32, then the device path)
  *    20  le32      crc     f2_crc32(~0, bytes 0..19)
+ *   or, for several devices joined into one address space (a mkfs -c
+ *   volume), the version-2 header, 28 + 8 * ndevs bytes
+ *     0  magic[8]  "F2IOLOG2"
+ *     8  le64      joined size in bytes (the sum of the device sizes)
+ *    16  le32      owner   as above (the first device's path)
+ *    20  le32      ndevs   2..F2_MAX_DEVICES
+ *    24  le64      size of each device, in order: device i starts where
+ *                            device i-1 ends in the joined space
+ *  24+8n le32      crc     f2_crc32(~0, every byte before it)
  *   then records, each a 24-byte header
  *     0  le32      op      enum f2_log_op
  *     4  le64      off
  *    12  le64      len     (0 for flush)
  *    20  le32      hcrc    f2_crc32(~0, bytes 0..19)
  *   and, for F2_LOG_WRITE only, len data bytes and le32 dcrc =
- *   f2_crc32(hcrc, data, len).
+ *   f2_crc32(hcrc, data, len).  In a version-2 log off is in the joined
+ *   space: a replay joins copies of the devices the same way (lib/concat.c)
+ *   and applies the records to that, so one ordered log covers every device.
  *
  * A process that opens the same log again for the same device (mkfs
  * --root: mkfs, then populate, each opening the device) appends to it:
  * the header's owner and size say it is its own; any other open, another
  * device of the same process included, starts the log over (a log holds
- * one device).
+ * one device, or one join of several: record above the join).
  *
  * The header has its own crc so a damaged length is never trusted.  A record
  * cut short by the end of the file is what a killed recorder leaves behind:
@@ -50,15 +61,10 @@
 #include "f2/format.h"
 #include "io_private.h"
 
-#define LOG_MAGIC	"F2IOLOG1"
-
-struct log_header {
-	char magic[8];		/* 0x00 */
-	le64 size;		/* 0x08 */
-	le32 owner;		/* 0x10 */
-	le32 crc;		/* 0x14 */
-} __attribute__((packed));
-_Static_assert(sizeof(struct log_header) == 24, "log_header");
+#define LOG_MAGIC	"F2IOLOG1"	/* one device */
+#define LOG_MAGIC_JOINED "F2IOLOG2"	/* several devices joined */
+/* The longest header: version 2 with every device. */
+#define LOG_HEADER_MAX	(28 + 8 * F2_MAX_DEVICES)
 
 struct log_rec {
 	le32 op;		/* 0x00 */
@@ -198,46 +204,84 @@ static const struct f2_io_ops record_ops = {
 	.close = record_close,
 };
 
-/* True if logpath starts with h (this process's header for this device). */
-static bool own_log(const char *logpath, const struct log_header *h)
+/*
+ * The file header for a device of size bytes made of n joined devices of
+ * lens[] bytes (version 1 when n is 1) into h; returns its length.
+ */
+static size_t make_header(uint8_t *h, uint64_t size, uint32_t owner, const uint64_t *lens,
+			  uint32_t n)
 {
-	struct log_header old;
+	le64 v64 = f2_cpu_to_le64(size);
+	le32 v32 = f2_cpu_to_le32(owner);
+	size_t at = 20;
+
+	memcpy(h, n > 1 ? LOG_MAGIC_JOINED : LOG_MAGIC, 8);
+	memcpy(h + 8, &v64, 8);
+	memcpy(h + 16, &v32, 4);
+	if (n > 1) {
+		v32 = f2_cpu_to_le32(n);
+		memcpy(h + at, &v32, 4);
+		at += 4;
+		for (uint32_t i = 0; i < n; i++, at += 8) {
+			v64 = f2_cpu_to_le64(lens[i]);
+			memcpy(h + at, &v64, 8);
+		}
+	}
+	v32 = f2_cpu_to_le32(log_crc(~0u, h, at));
+	memcpy(h + at, &v32, 4);
+	return at + 4;
+}
+
+/* True if logpath starts with the len bytes of h (this process's header). */
+static bool own_log(const char *logpath, const uint8_t *h, size_t len)
+{
+	uint8_t old[LOG_HEADER_MAX];
 	int fd = open(logpath, O_RDONLY | O_CLOEXEC);
 	bool same;
 
 	if (fd < 0)
 		return false;
-	same = read(fd, &old, sizeof(old)) == (ssize_t)sizeof(old) && !memcmp(&old, h, sizeof(old));
+	same = read(fd, old, len) == (ssize_t)len && !memcmp(old, h, len);
 	close(fd);
 	return same;
 }
 
-int f2_io_open_record(struct f2_io *lower, const char *logpath, struct f2_io **out)
+int f2_io_open_record_joined(struct f2_io *lower, const char *logpath, const uint64_t *lens,
+			     uint32_t n, struct f2_io **out)
 {
-	struct log_header h = { .magic = LOG_MAGIC };
+	uint8_t h[LOG_HEADER_MAX];
 	struct record_priv *r;
 	struct f2_io *io;
+	uint64_t total = 0;
+	size_t hlen;
 	bool append;
 	le32 pid;
 	int ret;
 
 	*out = NULL;
+	if (n < 1 || n > F2_MAX_DEVICES)
+		return F2_EBADOPT;
+	for (uint32_t i = 0; i < n; i++) {
+		if (lens[i] > UINT64_MAX - total)
+			return F2_EBADOPT;
+		total += lens[i];
+	}
+	if (total != lower->size)
+		return F2_EBADOPT;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	f2_set_le64(h.size, lower->size);
 	f2_set_le32(pid, (uint32_t)getpid());
-	f2_set_le32(h.owner, log_crc(log_crc(~0u, &pid, sizeof(pid)), lower->name,
-				     strlen(lower->name)));
-	f2_set_le32(h.crc, log_crc(~0u, &h, offsetof(struct log_header, crc)));
-	append = own_log(logpath, &h);
+	hlen = make_header(h, lower->size, log_crc(log_crc(~0u, &pid, sizeof(pid)), lower->name,
+						   strlen(lower->name)), lens, n);
+	append = own_log(logpath, h, hlen);
 	r->fd = open(logpath, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
 	if (r->fd < 0) {
 		ret = -errno;
 		free(r);
 		return ret;
 	}
-	ret = append ? 0 : write_full(r->fd, &h, sizeof(h));
+	ret = append ? 0 : write_full(r->fd, h, hlen);
 	if (ret)
 		goto fail;
 	io = f2_io_alloc(&record_ops, lower->size, lower->name, lower);
@@ -254,11 +298,18 @@ fail:
 	return ret;
 }
 
+int f2_io_open_record(struct f2_io *lower, const char *logpath, struct f2_io **out)
+{
+	return f2_io_open_record_joined(lower, logpath, &lower->size, 1, out);
+}
+
 /* ---- log reader ------------------------------------------------------- */
 
 struct f2_log_reader {
 	FILE *f;
 	uint64_t devsize;	/* from the file header */
+	uint32_t ndevs;		/* 1, or the joined devices of a version-2 log */
+	uint64_t lens[F2_MAX_DEVICES];
 	uint64_t left;		/* bytes of the file not yet read */
 	uint8_t *buf;		/* data of the last write record */
 	size_t bufsize;
@@ -275,10 +326,48 @@ static int read_exact(struct f2_log_reader *lr, void *buf, size_t len)
 	return 0;
 }
 
+/* The file header (either version) into lr; F2_EBADLOG if it is not one. */
+static int read_header(struct f2_log_reader *lr)
+{
+	uint8_t h[LOG_HEADER_MAX];
+	uint64_t total = 0;
+	size_t at = 20;
+	le32 v32;
+	le64 v64;
+
+	if (lr->left < 24 || read_exact(lr, h, 20))
+		return F2_EBADLOG;
+	memcpy(&v64, h + 8, 8);
+	lr->devsize = f2_le64(v64);
+	lr->ndevs = 1;
+	lr->lens[0] = lr->devsize;
+	if (!memcmp(h, LOG_MAGIC_JOINED, 8)) {
+		if (read_exact(lr, h + at, 4))
+			return F2_EBADLOG;
+		memcpy(&v32, h + at, 4);
+		lr->ndevs = f2_le32(v32);
+		at += 4;
+		if (lr->ndevs < 2 || lr->ndevs > F2_MAX_DEVICES ||
+		    lr->left < 8 * lr->ndevs + 4 || read_exact(lr, h + at, 8 * lr->ndevs))
+			return F2_EBADLOG;
+		for (uint32_t i = 0; i < lr->ndevs; i++, at += 8) {
+			memcpy(&v64, h + at, 8);
+			lr->lens[i] = f2_le64(v64);
+			if (lr->lens[i] > UINT64_MAX - total)
+				return F2_EBADLOG;
+			total += lr->lens[i];
+		}
+	} else if (memcmp(h, LOG_MAGIC, 8)) {
+		return F2_EBADLOG;
+	}
+	if (read_exact(lr, &v32, 4) || f2_le32(v32) != log_crc(~0u, h, at))
+		return F2_EBADLOG;
+	return lr->ndevs > 1 && total != lr->devsize ? F2_EBADLOG : 0;
+}
+
 int f2_log_open(const char *logpath, struct f2_log_reader **out)
 {
 	struct f2_log_reader *lr;
-	struct log_header h;
 	struct stat st;
 	int ret;
 
@@ -297,13 +386,9 @@ int f2_log_open(const char *logpath, struct f2_log_reader **out)
 		goto fail;
 	}
 	lr->left = st.st_size;
-	ret = F2_EBADLOG;
-	if (lr->left < sizeof(h) || read_exact(lr, &h, sizeof(h)))
+	ret = read_header(lr);
+	if (ret)
 		goto fail;
-	if (memcmp(h.magic, LOG_MAGIC, sizeof(h.magic)) ||
-	    f2_le32(h.crc) != log_crc(~0u, &h, offsetof(struct log_header, crc)))
-		goto fail;
-	lr->devsize = f2_le64(h.size);
 	*out = lr;
 	return 0;
 fail:
@@ -314,6 +399,12 @@ fail:
 uint64_t f2_log_size(const struct f2_log_reader *lr)
 {
 	return lr->devsize;
+}
+
+uint32_t f2_log_devices(const struct f2_log_reader *lr, uint64_t *lens)
+{
+	memcpy(lens, lr->lens, lr->ndevs * sizeof(*lens));
+	return lr->ndevs;
 }
 
 /* Fill rec from a header whose crc matched, checking what it claims. */

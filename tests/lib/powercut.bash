@@ -47,6 +47,20 @@
 #    It leaves POWERCUT_RECORDS (N), POWERCUT_CHECKED (states checked)
 #    and POWERCUT_FAILED set for the caller's own assertions.
 #
+# A multi-device volume (mkfs -c) names its other devices by path in its
+# superblock, so its states are judged at the very paths the writer used:
+#   powercut_run DEV0,DEV1,... CHECK_FN -- WRITER ARGS...
+# runs the writer on those files in place (@IMG stands for DEV0; they hold
+# the start volume, made at those paths), keeps copies of them as the
+# start and the end (POWERCUT_START and POWERCUT_FINAL are then comma
+# lists of copies, POWERCUT_DEVS the device list), and puts each state back
+# at those paths before CHECK_FN DEV0 K T.  The writer's devices are joined
+# under one log (f2_io_open_joined, a version-2 log); f2replay applies it
+# to a comma list of images.  The summaries of the start and the end
+# (powercut_commit_summary 0 and N) are taken before and after the writer;
+# any other commit point's is rebuilt at the device paths, i.e. replaces
+# the state being checked: a CHECK_FN asks for it last.
+#
 # Variables CHECK_FN can use: POWERCUT_DIR (scratch, kept until the test
 # ends), POWERCUT_START (the pristine start image), POWERCUT_FINAL,
 # POWERCUT_LOG, POWERCUT_LIST (the log as f2replay list prints it: "index
@@ -167,12 +181,38 @@ powercut_plan() {
 		awk 'NR == 1 || $1 != last { print; last = $1 }'
 }
 
+# powercut_names BASE: "BASE.0,BASE.1,..." for the devices of the run
+# (BASE itself for one device).
+powercut_names() {
+	local i out=
+	if [ "$POWERCUT_NDEVS" -eq 1 ]; then
+		echo "$1"
+		return
+	fi
+	for ((i = 0; i < POWERCUT_NDEVS; i++)); do
+		out+=${out:+,}$1.$i
+	done
+	echo "$out"
+}
+
+# powercut_copy SRCS DSTS: fresh sparse copies, pairwise (comma lists).
+powercut_copy() {
+	local -a src dst
+	local i
+	IFS=, read -ra src <<<"$1"
+	IFS=, read -ra dst <<<"$2"
+	for i in "${!src[@]}"; do
+		rm -f "${dst[i]}"
+		cp --sparse=always "${src[i]}" "${dst[i]}" || return 1
+	done
+}
+
 # powercut_state K T OUT: the device after prefix K (and T bytes of K+1),
-# replayed from the start image (the commit-point summaries use it).
+# replayed from the start image (the commit-point summaries use it); OUT
+# is a comma list of the device paths for a multi-device run.
 powercut_state() {
 	local k=$1 t=$2 out=$3
-	rm -f "$out"
-	cp --sparse=always "$POWERCUT_START" "$out" || return 1
+	powercut_copy "$POWERCUT_START" "$out" || return 1
 	"$F2REPLAY" apply "$POWERCUT_LOG" "$out" "$k" $([ "$t" -gt 0 ] && echo "$t") >/dev/null
 }
 
@@ -194,12 +234,13 @@ powercut_scratch() {
 # Every state of the run (step 2 and 3 above), in POWERCUT_SCRATCH.
 powercut_states() {
 	local check=$1 n=$POWERCUT_RECORDS k t at=0 rc=0 shown=0 i op off len
-	local cursor=$POWERCUT_SCRATCH/cursor out=$POWERCUT_SCRATCH/state
+	local cursor out=${POWERCUT_DEVS:-$POWERCUT_SCRATCH/state}
 	local -a ops=() lens=()
+	cursor=$(powercut_names "$POWERCUT_SCRATCH/cursor")
 	while read -r i op off len; do
 		ops[i]=$op lens[i]=$len
 	done <"$POWERCUT_LIST"
-	cp --sparse=always "$POWERCUT_START" "$cursor" || return 1
+	powercut_copy "$POWERCUT_START" "$cursor" || return 1
 	while read -r k torn; do
 		"$F2REPLAY" apply "$POWERCUT_LOG" "$cursor" "$at:$k" >/dev/null ||
 			{ echo "powercut: cannot replay records $at..$k" >&2; return 1; }
@@ -209,14 +250,14 @@ powercut_states() {
 				[ "$torn" = 1 ] && [ "$k" -lt "$n" ] && [ "${ops[k + 1]}" = write ] &&
 					[ "${lens[k + 1]}" -gt "$t" ] || continue
 			fi
-			rm -rf "$out" "$out".*
-			cp --sparse=always "$cursor" "$out" || return 1
+			rm -rf "${out%%,*}".*
+			powercut_copy "$cursor" "$out" || return 1
 			if [ "$t" -gt 0 ]; then
 				"$F2REPLAY" apply "$POWERCUT_LOG" "$out" "$k:$k" "$t" >/dev/null ||
 					{ echo "powercut: cannot replay prefix $k torn $t" >&2; return 1; }
 			fi
 			POWERCUT_CHECKED=$((POWERCUT_CHECKED + 1))
-			if ! "$check" "$out" "$k" "$t" </dev/null >"$POWERCUT_DIR/check.out" 2>&1; then
+			if ! "$check" "${out%%,*}" "$k" "$t" </dev/null >"$POWERCUT_DIR/check.out" 2>&1; then
 				POWERCUT_FAILED=$((POWERCUT_FAILED + 1))
 				rc=1
 				if [ $shown -lt "$POWERCUT_SHOW" ]; then
@@ -233,7 +274,7 @@ powercut_states() {
 }
 
 powercut_run() {
-	local start=$1 check=$2 n arg rc=0 status
+	local start=$1 check=$2 n arg rc=0 status dev0
 	local -a cmd=()
 	shift 2
 	[ "${1:-}" = -- ] || { echo "powercut_run: usage: START CHECK_FN -- WRITER ARGS..." >&2; return 2; }
@@ -241,15 +282,25 @@ powercut_run() {
 	require_prog "$F2REPLAY" "$F2WALK" || return 1
 	POWERCUT_DIR=$(f2_tmp)/powercut.$$.$RANDOM
 	mkdir -p "$POWERCUT_DIR"
-	POWERCUT_START=$POWERCUT_DIR/start
-	POWERCUT_FINAL=$POWERCUT_DIR/final
+	POWERCUT_NDEVS=$(tr , '\n' <<<"$start" | wc -l)
+	POWERCUT_DEVS=
+	POWERCUT_START=$(powercut_names "$POWERCUT_DIR/start")
+	POWERCUT_FINAL=$(powercut_names "$POWERCUT_DIR/final")
 	POWERCUT_LOG=$POWERCUT_DIR/log
 	POWERCUT_LIST=$POWERCUT_DIR/list
 	POWERCUT_RECORDS=0 POWERCUT_CHECKED=0 POWERCUT_FAILED=0
-	cp --sparse=always "$start" "$POWERCUT_START" || return 1
-	cp --sparse=always "$start" "$POWERCUT_FINAL" || return 1
+	powercut_copy "$start" "$POWERCUT_START" || return 1
+	if [ "$POWERCUT_NDEVS" -gt 1 ]; then
+		# in place: the superblock names the devices by path
+		POWERCUT_DEVS=$start
+		dev0=${start%%,*}
+		powercut_summary "$dev0" >"$POWERCUT_DIR/commit.0" 2>&1 || true
+	else
+		dev0=$POWERCUT_FINAL
+		powercut_copy "$start" "$dev0" || return 1
+	fi
 	for arg in "$@"; do
-		[ "$arg" = @IMG ] && arg=$POWERCUT_FINAL
+		[ "$arg" = @IMG ] && arg=$dev0
 		cmd+=("$arg")
 	done
 	status=0
@@ -267,6 +318,10 @@ powercut_run() {
 		echo "powercut: the writer wrote nothing through the I/O layer (is F2_IO_RECORD honoured?)" >&2
 		return 1
 	fi
+	if [ -n "$POWERCUT_DEVS" ]; then
+		powercut_copy "$POWERCUT_DEVS" "$POWERCUT_FINAL" || return 1
+		powercut_summary "$dev0" >"$POWERCUT_DIR/commit.$n" 2>&1 || true
+	fi
 	POWERCUT_SCRATCH=$(powercut_scratch) || return 1
 	powercut_states "$check" || rc=$?
 	rm -rf "$POWERCUT_SCRATCH"
@@ -279,10 +334,11 @@ powercut_run() {
 # The summary at commit point K, computed once per run.
 powercut_commit_summary() {
 	local k=$1 f=$POWERCUT_DIR/commit.$1
+	local img=${POWERCUT_DEVS:-$POWERCUT_DIR/commit.img}
 	if [ ! -f "$f" ]; then
-		powercut_state "$k" 0 "$POWERCUT_DIR/commit.img" || return 1
-		powercut_summary "$POWERCUT_DIR/commit.img" >"$f.tmp" 2>&1 || true
-		rm -f "$POWERCUT_DIR/commit.img"
+		powercut_state "$k" 0 "$img" || return 1
+		powercut_summary "${img%%,*}" >"$f.tmp" 2>&1 || true
+		[ -n "$POWERCUT_DEVS" ] || rm -f "$img"
 		mv "$f.tmp" "$f"
 	fi
 	cat "$f"

@@ -9,6 +9,8 @@
  *   f2replay apply LOG IMAGE M:N [TORN]     IMAGE holds records 1..M already
  *                                           (a crash test's cursor): apply
  *                                           M+1..N and the torn bytes
+ *     IMAGE is IMG0,IMG1,... for a log of a multi-device volume (mkfs -c):
+ *     copies of its devices in order, joined as the log's header says
  *   f2replay same IMAGE1 IMAGE2             exit 0 if both hold the same
  *                                           bytes (holes read as zeroes;
  *                                           holes both have are skipped),
@@ -38,7 +40,9 @@
 #include <sys/stat.h>
 
 #include "f2/errors.h"
+#include "f2/format.h"
 #include "f2/io.h"
+#include "f2/mkfs.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
@@ -52,7 +56,7 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: f2replay count LOG\n"
 		"       f2replay list LOG\n"
-		"       f2replay apply LOG IMAGE [M:]N|all [TORN_BYTES]\n"
+		"       f2replay apply LOG IMAGE[,IMAGE...] [M:]N|all [TORN_BYTES]\n"
 		"       f2replay same IMAGE1 IMAGE2\n"
 		"       f2replay run IMAGE OP...\n"
 		"OP: write:OFF:LEN:BYTE | zero:OFF:LEN | discard:OFF:LEN | flush\n");
@@ -169,12 +173,55 @@ static bool parse_range(const char *s, long *from, long *nrec)
 	return true;
 }
 
+/*
+ * The images of list ("A" or "A,B,..."), read-write, joined as the log's
+ * devices (n of lens[]) when there are several.  Prints why not.
+ */
+static int open_images(char *list, uint32_t n, const uint64_t *lens, struct f2_io **out)
+{
+	struct f2_io *devs[F2_MAX_DEVICES];
+	uint32_t k = 0;
+	int ret = 0;
+
+	for (char *p = strtok(list, ","); p; p = strtok(NULL, ",")) {
+		if (k == n) {
+			fprintf(stderr, "f2replay: the log holds %u device(s), more images given\n", n);
+			ret = F2_EBADOPT;
+			break;
+		}
+		ret = f2_io_open_unix(p, F2_IO_RDWR, &devs[k]);
+		if (ret) {
+			fail("opening", p, ret);
+			break;
+		}
+		k++;
+	}
+	if (!ret && k < n) {
+		fprintf(stderr, "f2replay: the log holds %u devices, %u image(s) given\n", n, k);
+		ret = F2_EBADOPT;
+	}
+	if (!ret && n == 1) {
+		*out = devs[0];
+		return 0;
+	}
+	if (!ret) {
+		ret = f2_io_open_concat(devs, lens, n, out);
+		if (!ret)
+			return 0;
+		fail("joining", "the images", ret);
+	}
+	while (k)
+		f2_io_close(devs[--k]);
+	return ret;
+}
+
 static int cmd_apply(int argc, char **argv)
 {
-	const char *log = argv[0], *image = argv[1];
+	const char *log = argv[0];
 	struct f2_log_reader *lr;
 	struct f2_io *io, ns = { .ops = &nosync_ops };
-	uint64_t torn = 0, logsize;
+	uint64_t torn = 0, logsize, lens[F2_MAX_DEVICES];
+	uint32_t ndevs;
 	long from, nrec;
 	int ret;
 
@@ -187,13 +234,13 @@ static int cmd_apply(int argc, char **argv)
 	if (ret)
 		return fail("opening", log, ret);
 	logsize = f2_log_size(lr);
+	ndevs = f2_log_devices(lr, lens);
 	f2_log_close(lr);
-	ret = f2_io_open_unix(image, F2_IO_RDWR, &io);
-	if (ret)
-		return fail("opening", image, ret);
+	if (open_images(argv[1], ndevs, lens, &io))
+		return EXIT_FAIL;
 	if (io->size != logsize)
 		fprintf(stderr, "f2replay: warning: %s has %" PRIu64 " bytes, the log was "
-			"recorded on %" PRIu64 "\n", image, io->size, logsize);
+			"recorded on %" PRIu64 "\n", io->name, io->size, logsize);
 	ns.size = io->size;
 	ns.name = io->name;
 	ns.priv = io;

@@ -3,7 +3,8 @@
  * test_io.c - unit tests of the I/O layer: bounds of every backend, the unix
  * backend on a temporary file (zero frees blocks, end-of-file inside the
  * device is F2_ESHORTIO), fault injection, and the write log (every prefix
- * and torn write replays to the right state; damaged logs are errors).
+ * and torn write replays to the right state; damaged logs are errors), and
+ * the log of several devices joined (version 2).
  */
 #include "config.h"
 
@@ -16,9 +17,11 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include "f2/crc.h"
 #include "f2/errors.h"
 #include "f2/format.h"
 #include "f2/io.h"
+#include "f2/mkfs.h"
 #include "unit.h"
 
 #define DEV	65536u		/* size of the small test devices */
@@ -634,6 +637,122 @@ static void test_open_env(const char *dir)
 	unlink(log);
 }
 
+/* ---- joined write log (several devices, version 2) --------------------- */
+
+#define NJ	3
+static const uint64_t jlens[NJ] = { DEV, DEV / 2, DEV / 4 };
+#define JSIZE	(DEV + DEV / 2 + DEV / 4)
+
+/* Zeroed mem devices of jlens[] joined; NULL on failure. */
+static struct f2_io *joined_mem(void)
+{
+	struct f2_io *devs[NJ], *io;
+
+	for (int i = 0; i < NJ; i++)
+		if (f2_io_open_mem(jlens[i], &devs[i]))
+			return NULL;
+	return f2_io_open_concat(devs, jlens, NJ, &io) ? NULL : io;
+}
+
+/* Writes across both device boundaries, a zero, flushes; snap gets the end. */
+static void joined_ops(struct f2_io *io, uint8_t *snap)
+{
+	uint8_t buf[4096];
+
+	memset(buf, 0x5a, sizeof(buf));
+	CHECK_EQ(f2_io_write(io, DEV - 100, buf, 300), 0);
+	CHECK_EQ(f2_io_flush(io), 0);
+	CHECK_EQ(f2_io_write(io, DEV + DEV / 2 - 2048, buf, 4096), 0);
+	CHECK_EQ(f2_io_zero(io, DEV - 50, 100), 0);
+	CHECK_EQ(f2_io_write(io, JSIZE - 10, buf, 10), 0);
+	CHECK_EQ(f2_io_flush(io), 0);
+	CHECK_EQ(f2_io_read(io, 0, snap, JSIZE), 0);
+}
+
+/* Replaying all of log onto fresh joined devices gives want. */
+static bool joined_replays(const char *log, const uint8_t *want)
+{
+	uint8_t *got = malloc(JSIZE);
+	struct f2_io *io = joined_mem();
+	bool ok = got && io && f2_log_replay(log, io, -1, 0) == 0 &&
+		  f2_io_read(io, 0, got, JSIZE) == 0 && !memcmp(got, want, JSIZE);
+
+	if (io)
+		f2_io_close(io);
+	free(got);
+	return ok;
+}
+
+static void test_joined_log(const char *dir)
+{
+	uint8_t *snap = malloc(JSIZE), h[28 + 8 * NJ], b;
+	uint64_t lens[F2_MAX_DEVICES];
+	struct f2_log_reader *lr;
+	struct f2_io *io, *rec, *devs[NJ];
+	char log[PATH_MAX];
+	le32 crc;
+	int fd;
+
+	tmp_path(log, dir, "joined.log");
+	io = joined_mem();
+	CHECK(io != NULL && snap != NULL);
+	/* the sizes must add up to the joined device */
+	CHECK_EQ(f2_io_open_record_joined(io, log, jlens, NJ - 1, &rec), F2_EBADOPT);
+	CHECK_EQ(f2_io_open_record_joined(io, log, jlens, 0, &rec), F2_EBADOPT);
+	CHECK_EQ(f2_io_open_record_joined(io, log, jlens, NJ, &rec), 0);
+	joined_ops(rec, snap);
+	f2_io_close(rec);
+
+	/* one record per call, offsets in the joined space, the device table */
+	CHECK_EQ(f2_log_count(log), 6);
+	CHECK_EQ(f2_log_open(log, &lr), 0);
+	CHECK_EQ(f2_log_size(lr), JSIZE);
+	CHECK_EQ(f2_log_devices(lr, lens), NJ);
+	CHECK(!memcmp(lens, jlens, sizeof(jlens)));
+	f2_log_close(lr);
+	CHECK(joined_replays(log, snap));
+
+	/* Header: "F2IOLOG2", size, owner, ndevs, sizes, crc.  Any flipped
+	 * byte is F2_EBADLOG, and so is a table that does not add up. */
+	fd = open(log, O_RDWR);
+	CHECK(fd >= 0 && pread(fd, h, sizeof(h), 0) == (ssize_t)sizeof(h));
+	CHECK(!memcmp(h, "F2IOLOG2", 8));
+	for (size_t i = 0; i < sizeof(h); i++) {
+		b = h[i] ^ 0x10;
+		CHECK(pwrite(fd, &b, 1, i) == 1);
+		CHECK_EQ(f2_log_count(log), F2_EBADLOG);
+		CHECK(pwrite(fd, &h[i], 1, i) == 1);
+	}
+	h[24] ^= 1;	/* the first device's size, low byte */
+	crc = f2_cpu_to_le32(f2_crc32(~0u, h, sizeof(h) - 4));
+	memcpy(h + sizeof(h) - 4, &crc, 4);
+	CHECK(pwrite(fd, h, sizeof(h), 0) == (ssize_t)sizeof(h));
+	CHECK_EQ(f2_log_count(log), F2_EBADLOG);
+	close(fd);
+
+	/* f2_io_open_joined records the join as F2_IO_RECORD asks */
+	for (int i = 0; i < NJ; i++)
+		CHECK_EQ(f2_io_open_mem(jlens[i], &devs[i]), 0);
+	unsetenv("F2_IO_FAULT");
+	setenv("F2_IO_RECORD", log, 1);
+	CHECK_EQ(f2_io_open_joined(devs, jlens, NJ, &io), 0);
+	joined_ops(io, snap);
+	f2_io_close(io);
+	CHECK_EQ(f2_log_count(log), 6);
+	CHECK(joined_replays(log, snap));
+	/* a bad fault spec: nothing opened, the devices closed, the log kept */
+	for (int i = 0; i < NJ; i++)
+		CHECK_EQ(f2_io_open_mem(jlens[i], &devs[i]), 0);
+	setenv("F2_IO_FAULT", "write:two", 1);
+	CHECK_EQ(f2_io_open_joined(devs, jlens, NJ, &io), F2_EBADOPT);
+	CHECK(io == NULL);
+	CHECK_EQ(f2_log_count(log), 6);
+	unsetenv("F2_IO_FAULT");
+	unsetenv("F2_IO_RECORD");
+	unlink(log);
+	free(snap);
+}
+
 int main(void)
 {
 	const char *base = getenv("TMPDIR");
@@ -658,6 +777,7 @@ int main(void)
 	unlink(log);
 	test_record_failure(dir);
 	test_open_env(dir);
+	test_joined_log(dir);
 	rmdir(dir);
 	free(img);
 	free(snap);

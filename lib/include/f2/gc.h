@@ -176,7 +176,7 @@ struct f2_io;
  * through f2_io_open() (F2_IO_RECORD / F2_IO_FAULT apply), every device of
  * a multi-device volume read-write (paths from its superblock, or
  * o->dev_paths) joined into one address space (F2_IO_RECORD / F2_IO_FAULT
- * are refused there: they cover one device).  *io must be closed after
+ * apply to the join: one log of the joined space).  *io must be closed after
  * f2_fs_close(*fs).  0, or a negative code with the reason in why.
  */
 int f2_gc_open_rw(const char *path, const struct f2_fs_opts *o, struct f2_io **io,

@@ -66,6 +66,13 @@ int f2_io_open_mem(uint64_t size, struct f2_io **out);
  */
 int f2_io_open_record(struct f2_io *lower, const char *logpath, struct f2_io **out);
 /*
+ * The same for lower made of n devices of lens[] bytes joined into one
+ * address space (their sum is lower->size, else F2_EBADOPT): the log keeps
+ * the device sizes, so a replay can join copies of them the same way.
+ */
+int f2_io_open_record_joined(struct f2_io *lower, const char *logpath, const uint64_t *lens,
+			     uint32_t n, struct f2_io **out);
+/*
  * Fault injection.  spec is "read:N", "write:N" (fail the Nth call, 1-based,
  * and every call after it: the device has "died") or "read:N:once" /
  * "write:N:once" (fail only that call).  Writes, zeroes and discards all
@@ -82,6 +89,14 @@ int f2_io_open_fault(struct f2_io *lower, const char *spec, struct f2_io **out);
  * never truncates a log.  Empty variables count as unset.
  */
 int f2_io_open(const char *path, int flags, struct f2_io **out);
+/*
+ * The same for the n devices of a multi-device volume (opened read-write
+ * by the caller, devs[i] holding at least lens[i] bytes): joins them into
+ * one address space (f2_io_open_concat) and stacks the recorder (one log
+ * of the joined space, f2_io_open_record_joined) and the fault backend on
+ * top.  The devices are the result's, or closed on failure.
+ */
+int f2_io_open_joined(struct f2_io **devs, const uint64_t *lens, uint32_t n, struct f2_io **out);
 
 static inline int f2_io_read(struct f2_io *io, uint64_t off, void *buf, size_t len)
 {
@@ -129,8 +144,13 @@ int f2_log_open(const char *logpath, struct f2_log_reader **out);
 /* Returns 1 with *rec filled, 0 at the end, or a negative error. */
 int f2_log_next(struct f2_log_reader *lr, struct f2_log_record *rec);
 void f2_log_close(struct f2_log_reader *lr);
-/* Device size in bytes recorded in the log header. */
+/* Device size in bytes recorded in the log header (the joined size). */
 uint64_t f2_log_size(const struct f2_log_reader *lr);
+/*
+ * The devices the log was recorded on: their count (1 for a one-device
+ * log), and their sizes into lens[F2_MAX_DEVICES], in the joined order.
+ */
+uint32_t f2_log_devices(const struct f2_log_reader *lr, uint64_t *lens);
 /* Count records in a log (returns count or negative error). */
 long f2_log_count(const char *logpath);
 /*

@@ -1,0 +1,107 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/crash/multidev.bats - power cuts on multi-device volumes (mkfs -c).
+# The writer's devices are joined under one write log (a version-2 log,
+# lib/io/record.c) and every state is put back at the writer's device
+# paths, which the superblock names (tests/lib/powercut.bash, "DEV0,DEV1"):
+#   - mkfs -f -c over an old three-device volume aged by our engine: every
+#     state is the old volume intact (every file read back), refused at
+#     open, or the whole new volume, clean for the reference fsck and ours;
+#   - gc.f2fs on an aged two-device volume (its victims and their new
+#     places on the second device): every state shows the same tree with
+#     every file's content, fsck -n -f clean.
+# Every prefix of a short log (a sample of >= 200 of a longer one) and
+# torn writes of 512 and 2048 bytes.
+
+load ../lib/common
+load ../lib/powercut
+
+GC=${GC:-$F2_BUILD/gc/gc.f2fs}
+AGE=${AGE:-$F2_BUILD/tests/tools/f2age}
+
+setup() {
+	require_prog "$MKFS" "$FSCK" "$GC" "$AGE" "$F2REPLAY" "$F2WALK"
+	powercut_unwrap FSCK MKFS GC AGE
+	T=$(f2_tmp)
+}
+
+# aged_volume DEV0 SIZE0 [DEV SIZE]...: our mkfs -c over the devices, then
+# f2age fills it to 60% and deletes every other file
+aged_volume() {
+	local -a devs=() cs=()
+	while [ $# -gt 0 ]; do
+		make_image "$1" "$2"
+		devs+=("$1")
+		shift 2
+	done
+	for d in "${devs[@]:1}"; do
+		cs+=(-c "$d")
+	done
+	run_mkfs "$MKFS" -f -q "${cs[@]}" "${devs[0]}"
+	"$AGE" fill "${devs[0]}" 60 2 >/dev/null
+}
+
+# check_mkfs_c DEV0 K T: the old volume, refused, or the new one, clean
+# for the reference fsck and ours; before mkfs's last write (the backup
+# superblock, after the primary) ours may only miss the backup superblock
+# (SB_BACKUP_BAD), as a single-device mkfs leaves it at the same point
+check_mkfs_c() {
+	local got status=0 last allow=
+	got=$(powercut_summary "$1" 2>&1) || status=$?
+	case $status in
+	3)	return 0 ;;
+	0)	[ "$got" = "$(powercut_commit_summary 0)" ] && return 0
+		if [ "$got" = "$(powercut_commit_summary "$POWERCUT_RECORDS")" ]; then
+			ref_fsck_clean "$1" || return 1
+			last=$(awk '$2 == "write" { w = $1 } END { print w }' "$POWERCUT_LIST")
+			[ "$2" -lt "$last" ] && allow=0x010002
+			POWERCUT_FSCK="$FSCK -n -f" POWERCUT_FSCK_ALLOW=$allow powercut_fsck_ok "$1"
+			return
+		fi
+		echo "the read path opens a volume that is neither the old nor the new one:"
+		echo "$got" | head -n 20
+		return 1 ;;
+	*)	echo "f2walk exit $status (damaged or crashed):"
+		echo "$got" | head -n 20
+		return 1 ;;
+	esac
+}
+
+# The run covered the log: every prefix, or a sample of 200 or more.
+covered() {
+	if [ "$POWERCUT_RECORDS" -le "$POWERCUT_ALL" ]; then
+		[ "$POWERCUT_CHECKED" -gt "$POWERCUT_RECORDS" ]
+	else
+		[ "$POWERCUT_CHECKED" -ge 200 ]
+	fi
+}
+
+@test "mkfs -c over an old three-device volume: every state is old, refused or new" {
+	aged_volume "$T/d0" 64M "$T/d1" 32M "$T/d2" 32M
+	"$F2WALK" "$T/d0" >/dev/null
+	powercut_run "$T/d0,$T/d1,$T/d2" check_mkfs_c -- \
+		"$MKFS" -f -q -c "$T/d1" -c "$T/d2" @IMG >"$T/out" || { cat "$T/out"; false; }
+	tail -n 1 "$T/out"
+	covered
+	# one log of the joined space, reaching past the first device
+	head -c 8 "$POWERCUT_LOG" | grep -q F2IOLOG2
+	awk '$3 + $4 > 64 * 1048576 { f = 1 } END { exit !f }' "$POWERCUT_LIST"
+	# the old volume had files, the new one is empty
+	grep -q '^/age/' "$POWERCUT_DIR/commit.0"
+	! grep -q '^/age/' "$POWERCUT_DIR/commit.$POWERCUT_RECORDS"
+}
+
+@test "gc.f2fs on an aged two-device volume: every state has the same files, fsck clean" {
+	aged_volume "$T/d0" 16M "$T/d1" 48M
+	POWERCUT_FSCK="$FSCK -n -f" \
+		powercut_run "$T/d0,$T/d1" powercut_check_start_or_final -- \
+		"$GC" -m 4 -c 1 --no-progress @IMG >"$T/out" || { cat "$T/out"; false; }
+	tail -n 1 "$T/out"
+	covered
+	# gc moved blocks and committed more than once, on both devices
+	[ "$(grep -c ' flush ' "$POWERCUT_LIST")" -ge 4 ]
+	awk '$2 == "write" && $3 >= 16 * 1048576 { f = 1 } END { exit !f }' "$POWERCUT_LIST"
+	# and the tree it shows is the one it started with
+	[ "$(powercut_commit_summary 0)" = "$(powercut_commit_summary "$POWERCUT_RECORDS")" ]
+	grep -q '^/age/' "$POWERCUT_DIR/commit.0"
+}
