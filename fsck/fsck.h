@@ -58,6 +58,7 @@ struct fsck_ctx {
 	unsigned orphans;		/* verified inodes on the orphan list */
 	uint32_t *orphan_inos;		/* them, in list order (a repair writes these) */
 	int cp_fallback;		/* the newest cp pack is damaged: an older one is used */
+	int rf_waiting;			/* a roll-forward chain is left: a checkpoint would lose it */
 
 	/* SSA block cache */
 	uint32_t ssa_segno[SSA_CACHE];

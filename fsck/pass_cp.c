@@ -194,6 +194,7 @@ static void roll_forward_scan(struct fsck_ctx *ctx)
 	}
 	for (size_t i = 0; i < rf->ninos; i++)
 		n += !rf->inos[i].skip;
+	ctx->rf_waiting = rf->ninos != 0;
 	if (rf->ninos)
 		fix_problem(ctx, PR_CP_ROLL_FORWARD,
 			    "warm node log: %zu fsync-ed inode(s) (%zu recoverable offline) in a "

@@ -653,8 +653,6 @@ int pass_quota(struct fsck_ctx *ctx)
 		ctx->no_repair = "other errors are left";
 	else if (other_repairs(ctx))
 		ctx->no_repair = "other repairs may change what the inodes own: run fsck.f2fs again";
-	else if (ctx->cp_fallback)
-		ctx->no_repair = "the newest checkpoint is damaged: decide which pack to keep first";
 	err = sum_usage(ctx, tabs, on);
 	for (int q = 0; q < F2_MAX_QUOTAS && !err; q++) {
 		int r;

@@ -106,6 +106,14 @@ int fix_problem(struct fsck_ctx *ctx, uint32_t code, const char *fmt, ...)
 		ctx->errors_left++;
 		return 0;
 	}
+	/* superblock copies aside, every repair ends in a checkpoint, and a
+	 * new checkpoint orphans a chain left for the kernel's roll-forward */
+	if (ctx->rf_waiting && (code >> 16) != 0x01 && ctx->opts.mode != MODE_NO) {
+		fprintf(ctx->out, "  %s: not repaired (fsync-ed files wait for roll-forward: "
+			"mount once, or run without --no-roll-forward, to keep them)\n", p->fix);
+		ctx->errors_left++;
+		return 0;
+	}
 	if (ctx->no_repair && ctx->opts.mode != MODE_NO) {
 		fprintf(ctx->out, "  %s: not repaired (%s)\n", p->fix, ctx->no_repair);
 		ctx->errors_left++;
