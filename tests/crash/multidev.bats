@@ -9,7 +9,9 @@
 #     open, or the whole new volume, clean for the reference fsck and ours;
 #   - gc.f2fs on an aged two-device volume (its victims and their new
 #     places on the second device): every state shows the same tree with
-#     every file's content, fsck -n -f clean.
+#     every file's content, fsck -n -f clean;
+#   - defrag.f2fs moving the first device's main area to the second: the
+#     same tree at every state, fsck -n -f clean.
 # Every prefix of a short log (a sample of >= 200 of a longer one) and
 # torn writes of 512 and 2048 bytes.
 
@@ -17,11 +19,12 @@ load ../lib/common
 load ../lib/powercut
 
 GC=${GC:-$F2_BUILD/gc/gc.f2fs}
+DEFRAG=${DEFRAG:-$F2_BUILD/gc/defrag.f2fs}
 AGE=${AGE:-$F2_BUILD/tests/tools/f2age}
 
 setup() {
-	require_prog "$MKFS" "$FSCK" "$GC" "$AGE" "$F2REPLAY" "$F2WALK"
-	powercut_unwrap FSCK MKFS GC AGE
+	require_prog "$MKFS" "$FSCK" "$GC" "$DEFRAG" "$DUMP" "$AGE" "$F2REPLAY" "$F2WALK"
+	powercut_unwrap FSCK MKFS GC DEFRAG AGE
 	T=$(f2_tmp)
 }
 
@@ -93,4 +96,67 @@ covered() {
 	# and the tree it shows is the one it started with
 	[ "$(powercut_commit_summary 0)" = "$(powercut_commit_summary "$POWERCUT_RECORDS")" ]
 	grep -q '^/age/' "$POWERCUT_DIR/commit.0"
+}
+
+@test "defrag.f2fs across two devices: every state has the same files, fsck clean" {
+	local main0 end0
+	aged_volume "$T/d0" 16M "$T/d1" 48M
+	main0=$("$DUMP" --json "$T/d0" 2>/dev/null | jq -r .superblock.main_blkaddr)
+	end0=$((16 * 256))	# the first device's last block + 1
+	# what the first device's main area holds, moved right of a target on
+	# the second device
+	"$DEFRAG" -n -s "$main0" -l $((end0 - main0)) "$T/d0" | grep -q ': [1-9][0-9]* to move, 0 stale'
+	POWERCUT_FSCK="$FSCK -n -f" \
+		powercut_run "$T/d0,$T/d1" powercut_check_start_or_final -- \
+		"$DEFRAG" -s "$main0" -l $((end0 - main0)) -t $((end0 + 1024)) @IMG >"$T/out" ||
+		{ cat "$T/out"; false; }
+	tail -n 1 "$T/out"
+	covered
+	# the final state, put back at the device paths, has the range empty
+	powercut_copy "$POWERCUT_FINAL" "$POWERCUT_DEVS"
+	"$DEFRAG" -n -s "$main0" -l $((end0 - main0)) "$T/d0" | grep -q ': 0 to move, 0 stale'
+	# the moved blocks landed on the second device
+	awk '$2 == "write" && $3 >= 16 * 1048576 { f = 1 } END { exit !f }' "$POWERCUT_LIST"
+	[ "$(powercut_commit_summary 0)" = "$(powercut_commit_summary "$POWERCUT_RECORDS")" ]
+	grep -q '^/age/' "$POWERCUT_DIR/commit.0"
+}
+
+# A device that fails under a writer: F2_IO_FAULT counts writes over the
+# joined devices as one stream.  gc stops with the injected error named,
+# never reports success, and leaves the volume with its files and fsck
+# clean: a failed write is a power cut at that point.  Failed reads too.
+@test "gc.f2fs on two devices with a write failing: an error, files intact, fsck clean" {
+	local n k status out
+	aged_volume "$T/d0" 16M "$T/d1" 48M
+	cp --sparse=always "$T/d0" "$T/s0" && cp --sparse=always "$T/d1" "$T/s1"
+	"$F2WALK" "$T/d0" >"$T/before"
+	F2_IO_RECORD=$T/log "$GC" -m 4 -c 1 --no-progress "$T/d0" >/dev/null
+	# the writes (writes, zeroes, discards: what F2_IO_FAULT counts)
+	n=$("$F2REPLAY" list "$T/log" | grep -vc ' flush ')
+	[ "$n" -ge 8 ]
+	for k in 1 2 $((n / 2)) $((n - 1)) "$n"; do
+		cp --sparse=always "$T/s0" "$T/d0" && cp --sparse=always "$T/s1" "$T/d1"
+		status=0
+		out=$(F2_IO_FAULT=write:$k "$GC" -m 4 -c 1 --no-progress "$T/d0" 2>&1) || status=$?
+		echo "write $k of $n: exit $status"
+		[ "$status" -ne 0 ]
+		grep -qiE "injected|failed" <<<"$out" || { echo "$out"; false; }
+		"$F2WALK" "$T/d0" | cmp - "$T/before"
+		"$FSCK" -n -f "$T/d0" >"$T/fsck.out" 2>&1 || { cat "$T/fsck.out"; false; }
+	done
+	# a failed read while opening: an error, nothing written; later: an
+	# error, files intact
+	for k in 2 40; do
+		cp --sparse=always "$T/s0" "$T/d0" && cp --sparse=always "$T/s1" "$T/d1"
+		status=0
+		out=$(F2_IO_FAULT=read:$k "$GC" -m 4 -c 1 --no-progress "$T/d0" 2>&1) || status=$?
+		echo "read $k: exit $status"
+		[ "$status" -ne 0 ]
+		grep -qiE "injected|failed" <<<"$out" || { echo "$out"; false; }
+		"$F2WALK" "$T/d0" | cmp - "$T/before"
+		"$FSCK" -n -f "$T/d0" >"$T/fsck.out" 2>&1 || { cat "$T/fsck.out"; false; }
+	done
+	cp --sparse=always "$T/s0" "$T/d0" && cp --sparse=always "$T/s1" "$T/d1"
+	F2_IO_FAULT=read:2 "$GC" -m 4 -c 1 --no-progress "$T/d0" 2>/dev/null && false
+	cmp "$T/d0" "$T/s0" && cmp "$T/d1" "$T/s1"
 }
