@@ -11,7 +11,9 @@
  * left), data and nodes (f2_gc_move_range).  Either commits with one
  * checkpoint.  Unlike the reference, which fills free blocks of partly
  * valid segments in place, moved blocks only go to free sections, as the
- * log-structured engine writes.  Zoned volumes are refused for moving.
+ * log-structured engine writes.  Zoned volumes are moved as gc.f2fs does
+ * (logs start in empty zones, freed zones reset after the checkpoint);
+ * zone capacities below the zone size are refused.
  */
 #include <errno.h>
 #include <getopt.h>

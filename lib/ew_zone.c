@@ -15,7 +15,10 @@
  *    sections it left free are reset (ew_zone_reset_free): never before,
  *    since until then the old checkpoint still references their blocks.
  *    A device that is not zoned (the metadata device of mkfs -m -c, an
- *    image file copied off a zoned device) takes no resets.
+ *    image file copied off a zoned device) takes no resets.  A reset is
+ *    a discard through the I/O layer (the unix backend resets the zones
+ *    of a discarded range), so write logs record it; this file's own
+ *    descriptors only check and count zones.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +29,7 @@
 #include "f2/bitmap.h"
 #include "f2/errors.h"
 #include "f2/gc.h"
+#include "f2/io.h"
 #include "f2/zoned.h"
 #include "engine_int.h"
 
@@ -100,8 +104,13 @@ static int reset_secs(struct f2_wfs *w, uint32_t lo, uint32_t hi)
 
 	if (hi <= lo || w->zones->fd[d] < 0)
 		return 0;
-	err = f2_zoned_reset_range(w->zones->fd[d], off, (hi - lo) * sec_blocks * F2_BLKSIZE, &n);
-	w->zones->resets += n;
+	/* counted on the device, reset through the I/O layer (a discard on a
+	 * zoned device resets its zones), so that a write log has it */
+	err = f2_zoned_count_resettable(w->zones->fd[d], off, (hi - lo) * sec_blocks * F2_BLKSIZE, &n);
+	if (!err && n)
+		err = f2_io_discard(fs->io, a * F2_BLKSIZE, (hi - lo) * sec_blocks * F2_BLKSIZE);
+	if (!err)
+		w->zones->resets += n;
 	if (err)
 		return ew_fail(w, err, "sections %u-%u: zone reset failed: %s", lo, hi - 1,
 			       f2_strerror(err));

@@ -250,6 +250,7 @@ int f2_zones_summarize(const struct f2_zone_list *zl, struct f2_zone_summary *s,
 struct reset_ctx {
 	uint64_t lo, hi;	/* sectors */
 	uint32_t n;
+	int count_only;
 };
 
 static int reset_one(int fd, const struct blk_zone *z, uint32_t flags, void *ctx)
@@ -261,7 +262,7 @@ static int reset_one(int fd, const struct blk_zone *z, uint32_t flags, void *ctx
 	if (z->type == BLK_ZONE_TYPE_CONVENTIONAL || z->cond == BLK_ZONE_COND_EMPTY ||
 	    z->start < r->lo || z->start + z->len > r->hi)
 		return 0;
-	while (ioctl(fd, BLKRESETZONE, &range)) {
+	while (!r->count_only && ioctl(fd, BLKRESETZONE, &range)) {
 		if (errno != EINTR)
 			return -errno;
 	}
@@ -269,22 +270,31 @@ static int reset_one(int fd, const struct blk_zone *z, uint32_t flags, void *ctx
 	return 0;
 }
 
-int f2_zoned_reset_range(int fd, uint64_t off, uint64_t len, uint32_t *nreset)
+static int reset_walk(int fd, uint64_t off, uint64_t len, int count_only, uint32_t *n)
 {
-	struct reset_ctx r = { .lo = (off + 511) / 512, .hi = (off + len) / 512 };
-	uint64_t first;
+	struct reset_ctx r = { .lo = (off + 511) / 512, .hi = (off + len) / 512,
+			       .count_only = count_only };
 	int err;
 
-	if (nreset)
-		*nreset = 0;
+	if (n)
+		*n = 0;
 	if (r.hi <= r.lo)
 		return 0;
 	/* the report starts at the zone holding lo; zones before lo are skipped */
-	first = r.lo;
-	err = each_zone(fd, first, r.hi, reset_one, &r);
-	if (nreset)
-		*nreset = r.n;
+	err = each_zone(fd, r.lo, r.hi, reset_one, &r);
+	if (n)
+		*n = r.n;
 	return err;
+}
+
+int f2_zoned_reset_range(int fd, uint64_t off, uint64_t len, uint32_t *nreset)
+{
+	return reset_walk(fd, off, len, 0, nreset);
+}
+
+int f2_zoned_count_resettable(int fd, uint64_t off, uint64_t len, uint32_t *n)
+{
+	return reset_walk(fd, off, len, 1, n);
 }
 
 /*

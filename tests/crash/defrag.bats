@@ -42,11 +42,7 @@ setup() {
 	"$DEFRAG" -n -s "$main0" -l $((16 * 512)) "$POWERCUT_FINAL" | grep -q ': 0 to move, 0 stale'
 	# every prefix checked (moved data goes out in runs of up to 64 blocks),
 	# or a sample of 200 or more of a longer log
-	if [ "$POWERCUT_RECORDS" -le "$POWERCUT_ALL" ]; then
-		[ "$POWERCUT_CHECKED" -gt "$POWERCUT_RECORDS" ]
-	else
-		[ "$POWERCUT_CHECKED" -ge 200 ]
-	fi
+	powercut_covered
 	[ "$(powercut_summary "$POWERCUT_START")" = "$(powercut_summary "$POWERCUT_FINAL")" ]
 }
 

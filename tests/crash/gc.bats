@@ -33,11 +33,7 @@ setup() {
 	# checked (moved data goes out in runs of up to 64 blocks, so the log
 	# is short), or a sample of 200 or more of a longer log
 	[ "$(grep -c ' flush ' "$POWERCUT_LIST")" -ge 4 ]
-	if [ "$POWERCUT_RECORDS" -le "$POWERCUT_ALL" ]; then
-		[ "$POWERCUT_CHECKED" -gt "$POWERCUT_RECORDS" ]
-	else
-		[ "$POWERCUT_CHECKED" -ge 200 ]
-	fi
+	powercut_covered
 	# and the tree it shows is the one it started with
 	[ "$(powercut_summary "$POWERCUT_START")" = "$(powercut_summary "$POWERCUT_FINAL")" ]
 }

@@ -45,27 +45,10 @@ aged_volume() {
 }
 
 # check_mkfs_c DEV0 K T: the old volume, refused, or the new one, clean
-# for the reference fsck and ours; before mkfs's last write (the backup
-# superblock, after the primary) ours may only find the backup superblock
-# missing (SB_BACKUP_BAD), as a one-device mkfs leaves it at that point
+# for the reference fsck too
 check_mkfs_c() {
-	local got status=0 last allow=
-	got=$(powercut_summary "$1" 2>&1) || status=$?
-	[ $status -eq 3 ] && return 0
-	[ $status -eq 0 ] && [ "$got" = "$(powercut_commit_summary 0)" ] && return 0
-	last=$(awk '$2 == "write" { w = $1 } END { print w }' "$POWERCUT_LIST")
-	[ "$2" -lt "$last" ] && allow=0x010002
-	POWERCUT_FSCK="$FSCK -n -f" POWERCUT_FSCK_ALLOW=$allow \
-		powercut_check_start_or_final "$1" && ref_fsck_clean "$1"
-}
-
-# The run covered the log: every prefix, or a sample of 200 or more.
-covered() {
-	if [ "$POWERCUT_RECORDS" -le "$POWERCUT_ALL" ]; then
-		[ "$POWERCUT_CHECKED" -gt "$POWERCUT_RECORDS" ]
-	else
-		[ "$POWERCUT_CHECKED" -ge 200 ]
-	fi
+	POWERCUT_FSCK="$FSCK -n -f" powercut_check_mkfs "$@" || return 1
+	[ -z "$POWERCUT_NEW" ] || ref_fsck_clean "$1"
 }
 
 @test "mkfs -c over an old three-device volume: every state is old, refused or new" {
@@ -74,7 +57,7 @@ covered() {
 	powercut_run "$T/d0,$T/d1,$T/d2" check_mkfs_c -- \
 		"$MKFS" -f -q -c "$T/d1" -c "$T/d2" @IMG >"$T/out" || { cat "$T/out"; false; }
 	tail -n 1 "$T/out"
-	covered
+	powercut_covered
 	# one log of the joined space, reaching past the first device
 	head -c 8 "$POWERCUT_LOG" | grep -q F2IOLOG2
 	awk '$3 + $4 > 64 * 1048576 { f = 1 } END { exit !f }' "$POWERCUT_LIST"
@@ -89,7 +72,7 @@ covered() {
 		powercut_run "$T/d0,$T/d1" powercut_check_start_or_final -- \
 		"$GC" -m 4 -c 1 --no-progress @IMG >"$T/out" || { cat "$T/out"; false; }
 	tail -n 1 "$T/out"
-	covered
+	powercut_covered
 	# gc moved blocks and committed more than once, on both devices
 	[ "$(grep -c ' flush ' "$POWERCUT_LIST")" -ge 4 ]
 	awk '$2 == "write" && $3 >= 16 * 1048576 { f = 1 } END { exit !f }' "$POWERCUT_LIST"
@@ -111,7 +94,7 @@ covered() {
 		"$DEFRAG" -s "$main0" -l $((end0 - main0)) -t $((end0 + 1024)) @IMG >"$T/out" ||
 		{ cat "$T/out"; false; }
 	tail -n 1 "$T/out"
-	covered
+	powercut_covered
 	# the final state, put back at the device paths, has the range empty
 	powercut_copy "$POWERCUT_FINAL" "$POWERCUT_DEVS"
 	"$DEFRAG" -n -s "$main0" -l $((end0 - main0)) "$T/d0" | grep -q ': 0 to move, 0 stale'

@@ -395,6 +395,33 @@ powercut_check_start_or_final() {
 	return 1
 }
 
+# mkfs over a device: the old volume (commit point 0), refused at open
+# (f2walk exit 3), or the new volume, judged by powercut_check_start_or_final
+# with POWERCUT_FSCK; before mkfs's last write (the backup superblock,
+# after the primary) fsck may only find the backup superblock missing
+# (SB_BACKUP_BAD).  Sets POWERCUT_NEW=1 when the state is the new volume
+# (a caller adds its own checks of it), else empty.
+powercut_check_mkfs() {
+	local got status=0 last allow=
+	POWERCUT_NEW=
+	got=$(powercut_summary "$1" 2>&1) || status=$?
+	[ $status -eq 3 ] && return 0
+	[ $status -eq 0 ] && [ "$got" = "$(powercut_commit_summary 0)" ] && return 0
+	last=$(awk '$2 == "write" { w = $1 } END { print w }' "$POWERCUT_LIST")
+	[ "$2" -lt "$last" ] && allow=0x010002
+	POWERCUT_NEW=1
+	POWERCUT_FSCK_ALLOW=$allow powercut_check_start_or_final "$1"
+}
+
+# The last run covered its log: every prefix, or a sample of 200 or more.
+powercut_covered() {
+	if [ "$POWERCUT_RECORDS" -le "$POWERCUT_ALL" ]; then
+		[ "$POWERCUT_CHECKED" -gt "$POWERCUT_RECORDS" ]
+	else
+		[ "$POWERCUT_CHECKED" -ge 200 ]
+	fi
+}
+
 # Writers that checkpoint several times: the tree of the commit point
 # before K or after it.  The trees at the commit points themselves are
 # only checked to open, walk and pass fsck: a test that knows what they

@@ -88,6 +88,9 @@ int f2_zones_summarize(const struct f2_zone_list *zl, struct f2_zone_summary *s,
  */
 int f2_zoned_reset_range(int fd, uint64_t off, uint64_t len, uint32_t *nreset);
 
+/* The zones f2_zoned_reset_range would reset, counted; none is reset. */
+int f2_zoned_count_resettable(int fd, uint64_t off, uint64_t len, uint32_t *n);
+
 /* 1 if fd is a host-managed or host-aware zoned block device, else 0. */
 int f2_zoned_fd_is_zoned(int fd);
 
