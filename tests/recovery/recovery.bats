@@ -234,3 +234,21 @@ rf_pc_check() {
 		[ "$POWERCUT_CHECKED" -gt "$POWERCUT_RECORDS" ]
 	done
 }
+
+# fsck -p (boot-time preen) rolls forward with the same code: cut at every
+# write of its run on three scenarios (new file, appended data past the
+# indirect boundary, a file fsync-ed, truncated and fsync-ed again); each
+# state is the start or -p's end, and fsck -y on it gives -p's end.
+@test "power cut at every write of fsck -p rolling forward (newfile, indirect, truncate)" {
+	rf_require
+	local s
+	powercut_unwrap FSCK DUMP
+	for s in newfile indirect truncate; do
+		RF_PC_INOS=
+		POWERCUT_WRITER_OK=1 powercut_run "$RF_IMAGES/$s.img" rf_pc_check -- "$FSCK" -p @IMG
+		echo "$s: $POWERCUT_RECORDS records, $POWERCUT_CHECKED states"
+		grep -q "roll" "$POWERCUT_DIR/writer.out" || { cat "$POWERCUT_DIR/writer.out"; false; }
+		"$FSCK" -f -n "$POWERCUT_FINAL" || { echo "$s: -p's image is not clean"; return 1; }
+		[ "$POWERCUT_RECORDS" -le "$POWERCUT_ALL" ] && [ "$POWERCUT_CHECKED" -gt "$POWERCUT_RECORDS" ]
+	done
+}
