@@ -104,12 +104,26 @@ check_mkfs_c() {
 	grep -q '^/age/' "$POWERCUT_DIR/commit.0"
 }
 
+# gc_failing FAULT: gc.f2fs from the saved start ($T/s0, $T/s1) with
+# F2_IO_FAULT=FAULT: it fails naming the failure, the tree is the one it
+# started with ($T/before), fsck -n -f finds the volume clean
+gc_failing() {
+	local status=0 out
+	cp --sparse=always "$T/s0" "$T/d0" && cp --sparse=always "$T/s1" "$T/d1"
+	out=$(F2_IO_FAULT=$1 "$GC" -m 4 -c 1 --no-progress "$T/d0" 2>&1) || status=$?
+	echo "$1: exit $status"
+	[ "$status" -ne 0 ] || return 1
+	grep -qiE "injected|failed" <<<"$out" || { echo "$out"; return 1; }
+	"$F2WALK" "$T/d0" | cmp - "$T/before" || return 1
+	"$FSCK" -n -f "$T/d0" >"$T/fsck.out" 2>&1 || { cat "$T/fsck.out"; return 1; }
+}
+
 # A device that fails under a writer: F2_IO_FAULT counts writes over the
-# joined devices as one stream.  gc stops with the injected error named,
-# never reports success, and leaves the volume with its files and fsck
-# clean: a failed write is a power cut at that point.  Failed reads too.
+# joined devices as one stream.  gc stops with the failure named, never
+# reports success, and leaves the volume with its files and fsck clean: a
+# failed write is a power cut at that point.  Failed reads too.
 @test "gc.f2fs on two devices with a write failing: an error, files intact, fsck clean" {
-	local n k status out
+	local n k
 	aged_volume "$T/d0" 16M "$T/d1" 48M
 	cp --sparse=always "$T/d0" "$T/s0" && cp --sparse=always "$T/d1" "$T/s1"
 	"$F2WALK" "$T/d0" >"$T/before"
@@ -118,27 +132,12 @@ check_mkfs_c() {
 	n=$("$F2REPLAY" list "$T/log" | grep -vc ' flush ')
 	[ "$n" -ge 8 ]
 	for k in 1 2 $((n / 2)) $((n - 1)) "$n"; do
-		cp --sparse=always "$T/s0" "$T/d0" && cp --sparse=always "$T/s1" "$T/d1"
-		status=0
-		out=$(F2_IO_FAULT=write:$k "$GC" -m 4 -c 1 --no-progress "$T/d0" 2>&1) || status=$?
-		echo "write $k of $n: exit $status"
-		[ "$status" -ne 0 ]
-		grep -qiE "injected|failed" <<<"$out" || { echo "$out"; false; }
-		"$F2WALK" "$T/d0" | cmp - "$T/before"
-		"$FSCK" -n -f "$T/d0" >"$T/fsck.out" 2>&1 || { cat "$T/fsck.out"; false; }
+		gc_failing "write:$k"
 	done
-	# a failed read while opening: an error, nothing written; later: an
-	# error, files intact
-	for k in 2 40; do
-		cp --sparse=always "$T/s0" "$T/d0" && cp --sparse=always "$T/s1" "$T/d1"
-		status=0
-		out=$(F2_IO_FAULT=read:$k "$GC" -m 4 -c 1 --no-progress "$T/d0" 2>&1) || status=$?
-		echo "read $k: exit $status"
-		[ "$status" -ne 0 ]
-		grep -qiE "injected|failed" <<<"$out" || { echo "$out"; false; }
-		"$F2WALK" "$T/d0" | cmp - "$T/before"
-		"$FSCK" -n -f "$T/d0" >"$T/fsck.out" 2>&1 || { cat "$T/fsck.out"; false; }
-	done
+	# a failed read while opening, and one later
+	gc_failing read:2
+	gc_failing read:40
+	# the one while opening wrote nothing
 	cp --sparse=always "$T/s0" "$T/d0" && cp --sparse=always "$T/s1" "$T/d1"
 	F2_IO_FAULT=read:2 "$GC" -m 4 -c 1 --no-progress "$T/d0" 2>/dev/null && false
 	cmp "$T/d0" "$T/s0" && cmp "$T/d1" "$T/s1"

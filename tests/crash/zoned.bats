@@ -64,18 +64,6 @@ setup() {
 	LOGS=$BATS_FILE_TMPDIR/logs
 }
 
-# expect LINE...: each line is in the guest's report
-expect() {
-	local l
-	for l in "$@"; do
-		grep -qxF -- "$l" "$BATS_FILE_TMPDIR/report" || {
-			echo "guest did not report '$l'; report:"
-			sed 's/^/  /' "$BATS_FILE_TMPDIR/report" | head -n 60
-			return 1
-		}
-	done
-}
-
 # devices META ZNS: the volume's two devices at the superblock's paths
 devices() {
 	cp --sparse=always "$1" "$PC/meta" && cp --sparse=always "$2" "$PC/zns"
@@ -92,7 +80,7 @@ replayed() {
 }
 
 @test "zoned: the guest recorded mkfs -m, gc and defrag; each result fsck clean, mounted with md5s intact" {
-	expect "mkfs exit 0" "age umount ok" "start copied" "gc exit 0" "gc fsck exit 0" \
+	kernel_expect "mkfs exit 0" "age umount ok" "start copied" "gc exit 0" "gc fsck exit 0" \
 		"defrag exit 0" "defrag fsck exit 0" "final md5 same" "final umount ok" \
 		"final write pointer notices 0" "logs saved" DONE
 	grep -q '^gc result: [1-9][0-9]* sections cleaned' "$BATS_FILE_TMPDIR/report"

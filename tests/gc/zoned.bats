@@ -45,18 +45,13 @@ setup() {
 report() { cat "$BATS_FILE_TMPDIR/report"; }
 report_of() { sed -n "s/^$1 //p" "$BATS_FILE_TMPDIR/report"; }
 
-# expect LINE...: each line is in the report
+# expect LINE...: each line is in the report, else also the kernel's
+# f2fs and nvme messages
 expect() {
-	local l
-	for l in "$@"; do
-		grep -qxF -- "$l" "$BATS_FILE_TMPDIR/report" || {
-			echo "guest did not report '$l'; report:"
-			sed 's/^/  /' "$BATS_FILE_TMPDIR/report" | head -n 120
-			echo "dmesg (f2fs, nvme):"
-			grep -Ei 'f2fs|nvme' "$BATS_FILE_TMPDIR/dmesg" | tail -n 20 | sed 's/^/  /'
-			return 1
-		}
-	done
+	kernel_expect "$@" && return 0
+	echo "dmesg (f2fs, nvme):"
+	grep -Ei 'f2fs|nvme' "$BATS_FILE_TMPDIR/dmesg" | tail -n 20 | sed 's/^/  /'
+	return 1
 }
 
 @test "gc zoned: the kernel aged our zoned volume, our fsck found it clean" {

@@ -89,93 +89,81 @@ setup() {
 	}
 }
 
-# expect LINE...: each LINE is in the guest's report
-expect() {
-	local want
-	for want in "$@"; do
-		if ! grep -qxF -- "$want" "$BATS_FILE_TMPDIR/report"; then
-			echo "guest did not report '$want'; report:"
-			sed 's/^/  /' "$BATS_FILE_TMPDIR/report"
-			return 1
-		fi
-	done
-}
-
 @test "kernel mount: the guest ran the whole check script" {
 	echo "guest exit status $(cat "$BATS_FILE_TMPDIR/run/status"); wall $(cat "$BATS_FILE_TMPDIR/wall") s"
-	expect "setup loop-control ok" DONE
-	expect "final mounts [0] loops []"
+	kernel_expect "setup loop-control ok" DONE
+	kernel_expect "final mounts [0] loops []"
 }
 
 @test "kernel mount: mount -t f2fs DEVICE goes through mount.f2fs" {
-	expect "dev rc=0" "dev says helper" "dev in-proc-mounts" "dev write ok"
+	kernel_expect "dev rc=0" "dev says helper" "dev in-proc-mounts" "dev write ok"
 }
 
 @test "kernel mount: the helper reads the running kernel's /sys/fs/f2fs/features" {
-	expect "dev kernel-features-read"
+	kernel_expect "dev kernel-features-read"
 	grep -q '^features .*extra_attr' "$BATS_FILE_TMPDIR/report"
 }
 
 @test "kernel mount: mount -t f2fs UUID= and LABEL= (mount(8) and the helper's own lookup)" {
-	expect "uuid rc=0" "uuid says helper" "uuid in-proc-mounts"
-	expect "uuidh rc=0" "uuidh says resolved" "uuidh in-proc-mounts"
-	expect "label rc=0" "label in-proc-mounts"
-	expect "labelh rc=0" "labelh says resolved" "labelh in-proc-mounts"
+	kernel_expect "uuid rc=0" "uuid says helper" "uuid in-proc-mounts"
+	kernel_expect "uuidh rc=0" "uuidh says resolved" "uuidh in-proc-mounts"
+	kernel_expect "label rc=0" "label in-proc-mounts"
+	kernel_expect "labelh rc=0" "labelh says resolved" "labelh in-proc-mounts"
 }
 
 @test "kernel mount: -o ro and f2fs options reach the kernel" {
-	expect "ro rc=0" "ro is-ro" "ro noatime" "ro background_gc=off" "ro write refused"
+	kernel_expect "ro rc=0" "ro is-ro" "ro noatime" "ro background_gc=off" "ro write refused"
 }
 
 @test "kernel mount: -o remount,ro through the helper" {
-	expect "remount rc=0" "remount is-ro"
+	kernel_expect "remount rc=0" "remount is-ro"
 }
 
 @test "kernel mount: -o ro on an image file attaches a read-only loop device" {
-	expect "imgro rc=0" "imgro loop-ro"
+	kernel_expect "imgro rc=0" "imgro loop-ro"
 }
 
 @test "kernel mount: an unknown option is refused, named, nothing mounted (exit 32)" {
-	expect "badopt rc=32" "badopt says named" "badopt nothing-mounted"
+	kernel_expect "badopt rc=32" "badopt says named" "badopt nothing-mounted"
 }
 
 @test "kernel mount: a bad superblock is refused, nothing mounted (exit 32)" {
-	expect "badsb rc=32" "badsb says reason" "badsb nothing-mounted"
-	expect "badsbh rc=32" "badsbh nothing-mounted"
+	kernel_expect "badsb rc=32" "badsb says reason" "badsb nothing-mounted"
+	kernel_expect "badsbh rc=32" "badsbh nothing-mounted"
 }
 
 @test "kernel mount: an image file is attached to a loop device by the helper, released at umount" {
-	expect "img rc=0" "img says attached" "img on-loop" "img loop-attached" \
+	kernel_expect "img rc=0" "img says attached" "img on-loop" "img loop-attached" \
 		"img loop-released-after-umount"
 }
 
 @test "kernel mount: mount -t f2fs IMAGE-FILE through mount(8) mounts on a loop device" {
-	expect "imgm rc=0" "imgm on-loop" "imgm says helper" "imgm data ok" \
+	kernel_expect "imgm rc=0" "imgm on-loop" "imgm says helper" "imgm data ok" \
 		"imgm loop-released-after-umount"
 }
 
 @test "kernel mount: the loop device is released when mount(2) fails" {
-	expect "loopfail rc=32" "loopfail says attached" "loopfail says detaching" \
+	kernel_expect "loopfail rc=32" "loopfail says attached" "loopfail says detaching" \
 		"loopfail nothing-mounted" "loopfail loop-released"
 }
 
 @test "kernel mount: an image copied while mounted is not clean; errors=refuse refuses it" {
-	expect "fsck made-dirty-copy" "dirtyref rc=32" "dirtyref says dirty" "dirtyref nothing-mounted"
+	kernel_expect "fsck made-dirty-copy" "dirtyref rc=32" "dirtyref says dirty" "dirtyref nothing-mounted"
 }
 
 @test "kernel mount: fsck step: -o fsck runs our fsck -p on the dirty image, then mounts it" {
 	grep '^dirtyfsck fsck-said' "$BATS_FILE_TMPDIR/report" || true
-	expect "dirtyfsck rc=0" "dirtyfsck says ran" "dirtyfsck says fsck-ok" "dirtyfsck mounted" \
+	kernel_expect "dirtyfsck rc=0" "dirtyfsck says ran" "dirtyfsck says fsck-ok" "dirtyfsck mounted" \
 		"dirtyfsck data ok"
 }
 
 @test "kernel mount: fsck step: mount -t f2fs -o errors=fsck on a dirty image file checks, then mounts" {
-	expect "dirtyerr rc=0" "dirtyerr says ran" "dirtyerr says fsck-ok" "dirtyerr mounted" \
+	kernel_expect "dirtyerr rc=0" "dirtyerr says ran" "dirtyerr says fsck-ok" "dirtyerr mounted" \
 		"dirtyerr data ok" "dirtyerr loop-released-after-umount"
 }
 
 @test "kernel mount: fsck step: -o fsck preens a bad backup superblock (exit 1), mounts, files intact" {
-	expect "sbfix rc=0" "sbfix says ran" "sbfix says found" "sbfix says preened" "sbfix says corrected" \
+	kernel_expect "sbfix rc=0" "sbfix says ran" "sbfix says found" "sbfix says preened" "sbfix says corrected" \
 		"sbfix mounted" "sbfix hello ok" "sbfix seq ok" "sbfix inner ok" "sbfix copies-equal"
 	# and the host's full check of the volume afterwards is clean
 	cat "$BATS_FILE_TMPDIR/sbfix.fsck"
@@ -183,23 +171,23 @@ expect() {
 }
 
 @test "kernel mount: fsck step: damage fsck -p cannot repair (exit 4) refuses, nothing mounted" {
-	expect "broken rc=32" "broken says found" "broken says refused" "broken nothing-mounted"
-	expect "brokenerr rc=32" "brokenerr says refused" "brokenerr nothing-mounted"
+	kernel_expect "broken rc=32" "broken says found" "broken says refused" "broken nothing-mounted"
+	kernel_expect "brokenerr rc=32" "brokenerr says refused" "brokenerr nothing-mounted"
 }
 
 @test "kernel mount: fsck step: an image file fsck refuses leaves no loop device (helper and mount(8))" {
 	grep '^brokenimgm helper-saw' "$BATS_FILE_TMPDIR/report" || true
-	expect "brokenimg rc=32" "brokenimg says refused" "brokenimg nothing-mounted" "brokenimg no-loop"
-	expect "brokenimgm rc=32" "brokenimgm says refused" "brokenimgm nothing-mounted" \
+	kernel_expect "brokenimg rc=32" "brokenimg says refused" "brokenimg nothing-mounted" "brokenimg no-loop"
+	kernel_expect "brokenimgm rc=32" "brokenimgm says refused" "brokenimgm nothing-mounted" \
 		"brokenimgm no-loop"
 }
 
 @test "kernel mount: fsck step: errors=fsck does not run fsck on a clean device" {
-	expect "errfsck rc=0" "errfsck clean-not-checked"
+	kernel_expect "errfsck rc=0" "errfsck clean-not-checked"
 }
 
 @test "kernel mount: /etc/mtab (a regular file) gets the mount's line" {
-	expect "mtab rc=0" "mtab [/dev/vda /mnt f2fs rw,noatime 0 0]"
+	kernel_expect "mtab rc=0" "mtab [/dev/vda /mnt f2fs rw,noatime 0 0]"
 }
 
 @test "kernel mount: no f2fs errors in dmesg" {

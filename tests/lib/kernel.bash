@@ -380,6 +380,19 @@ kernel_run() {
 	return "$rc"
 }
 
+# kernel_expect LINE...: each LINE is a whole line of the guest's report
+# that the suite saved as $BATS_FILE_TMPDIR/report; else the report is
+# shown (its first 120 lines) and the status is 1
+kernel_expect() {
+	local l r=$BATS_FILE_TMPDIR/report
+	for l in "$@"; do
+		grep -qxF -- "$l" "$r" && continue
+		echo "guest did not report '$l'; report:"
+		sed 's/^/  /' "$r" | head -n 120
+		return 1
+	done
+}
+
 kernel_output() { cat "${KERNEL_OUT:?no kernel_run yet}"; }
 
 kernel_dmesg() {
