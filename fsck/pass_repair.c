@@ -374,6 +374,11 @@ static int apply(struct fsck_ctx *ctx, struct f2_wfs *w)
 			if (!err)
 				f2_set_le32(n->i.i_current_depth, a->b);
 			break;
+		case RA_INODE_EXT:
+			err = node_get(w, a->a, a->a, 0, &n);
+			if (!err)
+				memset(&n->i.i_ext, 0, sizeof(n->i.i_ext));
+			break;
 		case RA_INODE_MODE:
 			err = node_get(w, a->a, a->a, 0, &n);
 			if (!err)

@@ -295,6 +295,9 @@ static int walk_addrs(struct walk *w, const void *area, uint32_t n, uint32_t nid
 		if (err)
 			continue;
 		w->blocks++;
+		if (fofs + k >= w->ext_fofs && fofs + k - w->ext_fofs < w->ext_len &&
+		    a == w->ext_blk + (fofs + k - w->ext_fofs))
+			w->ext_hits++;
 		if (w->is_dir && !(w->ir->node.i.i_inline & F2_INLINE_DENTRY)) {
 			if (ra_read(w->ctx->fs, &w->ctx->ra_data, a, w->data)) {
 				fix_problem(w->ctx, PR_NODE_READ, "ino %u: directory block %llu: %s",
@@ -546,6 +549,14 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 					wk->ino, f2_le32(in->i_current_depth),
 					F2_MAX_DIR_HASH_DEPTH);
 	w->hash_ok = !(f2_le32(in->i_flags) & F2_CASEFOLD_FL);
+	/* the driver keeps an extent cache for regular files only (not
+	 * compressed ones), seeded from i_ext */
+	w->ext_len = w->ext_hits = 0;
+	if (S_ISREG(ir->mode) && !ir->cluster_blocks && !(in->i_inline & F2_INLINE_DATA)) {
+		w->ext_fofs = f2_le32(in->i_ext.fofs);
+		w->ext_blk = f2_le32(in->i_ext.blk);
+		w->ext_len = f2_le32(in->i_ext.len);
+	}
 	w->adb = ir->cluster_blocks ? F2_ADDRS_PER_BLOCK & ~(ir->cluster_blocks - 1)
 				    : F2_ADDRS_PER_BLOCK;
 	is_inline = !!(in->i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY));
@@ -624,6 +635,11 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 		rep_add(ctx, PR_INODE_BLOCKS, RA_INODE_BLOCKS, wk->ino, 0, 0, w->nodes + w->blocks);
 	if (fix_depth)
 		rep_add(ctx, PR_INODE_DEPTH, RA_INODE_DEPTH, wk->ino, w->levels ? w->levels : 1, 0, 0);
+	if (w->ext_hits != w->ext_len &&
+	    fix_problem(ctx, PR_INODE_EXT,
+			"ino %u: i_ext (file block %u, block address %u, %u blocks): the tree maps %u of them there",
+			wk->ino, w->ext_fofs, w->ext_blk, w->ext_len, w->ext_hits))
+		rep_add(ctx, PR_INODE_EXT, RA_INODE_EXT, wk->ino, 0, 0, 0);
 	if (w->is_dir) {
 		/* a reconnected directory's ".." is set when lost+found exists */
 		int recon = wk->special == 2, want = recon ? (int)ctx->lf_ino : (int)wk->parent;

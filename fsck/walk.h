@@ -22,6 +22,9 @@ struct walk {
 	uint32_t slot;		/* and its slot */
 	uint32_t levels;	/* hash levels holding directory blocks */
 	uint64_t nodes, blocks;	/* found for i_blocks */
+	/* i_ext of a regular file (len 0: none, or not checked), and how
+	 * many of its file blocks the tree maps where it says */
+	uint32_t ext_fofs, ext_blk, ext_len, ext_hits;
 	int have_dot, have_dotdot;
 	uint32_t dotdot;
 	uint8_t *node[3];	/* node buffers by level: direct, indirect, double */

@@ -118,6 +118,7 @@ run_case() {
 @test "056-nat-addr-lost" { run_case 056-nat-addr-lost; }
 @test "057-curseg-shared-type" { run_case 057-curseg-shared-type; }
 @test "058-nat-meta-ino" { run_case 058-nat-meta-ino; }
+@test "059-inode-ext" { run_case 059-inode-ext; }
 
 # preen_pair SAFE UNSAFE: -p repairs case SAFE (exit 1, then clean) and
 # leaves case UNSAFE untouched (exit 4, not a byte written)

@@ -29,7 +29,8 @@ export F2FIELD REF_SLOAD
 		011-cp-user-blocks 039-nat-nid0 042-orphan-linked 043-orphan-entry-count
 		044-orphan-blk-count 045-orphan-ino-free 046-orphan-ino-node 048-curseg-shared
 		049-dent-bucket 050-quota-user 051-quota-group 052-quota-missing 053-quota-uid
-		054-quota-magic 055-curseg-type 057-curseg-shared-type 058-nat-meta-ino)
+		054-quota-magic 055-curseg-type 057-curseg-shared-type 058-nat-meta-ino
+		059-inode-ext)
 	local imgs=() c i rc dev
 	# expected md5s: the standard tree, as make.sh loads it
 	(. "$F2_TOP/tests/fsck/lib.sh"; std_tree "$d/tree")

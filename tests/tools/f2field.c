@@ -24,7 +24,8 @@
  *   sit.SEG.F          vblocks (raw: count | type << 10) map0 (first byte)
  *   ssa.SEG.I.F        nid ofs (SSA area block of SEG, entry I)
  *   inode.INO.F        mode advise inline links size blocks depth xattr_nid
- *                      flags namelen dir_level extra_isize csum
+ *                      flags namelen dir_level extra_isize csum uid gid
+ *                      projid ext_fofs ext_blk ext_len (i_ext)
  *                      nid0..nid4 addr0 (first data address) footer_nid
  *                      footer_ino footer_flag
  *   node.NID.F         footer_nid footer_ino footer_flag word0
@@ -97,6 +98,7 @@ static const struct fdesc inode_fields[] = {
 	INF("namelen", i_namelen), INF("dir_level", i_dir_level),
 	INF("extra_isize", i_extra_isize), INF("csum", i_inode_checksum),
 	INF("uid", i_uid), INF("gid", i_gid), INF("projid", i_projid),
+	INF("ext_fofs", i_ext.fofs), INF("ext_blk", i_ext.blk), INF("ext_len", i_ext.len),
 	{ NULL, 0, 0 },
 };
 static const struct fdesc footer_fields[] = {
