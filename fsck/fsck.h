@@ -78,6 +78,7 @@ struct fsck_ctx {
 	struct { uint32_t nid, ino; } *lost;	/* freed as bad, node searched (relocate.c) */
 	unsigned nlost;
 	uint32_t lf_ino;		/* "lost+found" in the root, or 0 */
+	int root_new;			/* the repair makes a new root (RA_ROOT_NEW) */
 	unsigned reconnected;		/* inodes to name in lost+found */
 
 };

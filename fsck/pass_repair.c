@@ -296,6 +296,19 @@ static int reconnect(struct fsck_ctx *ctx, struct f2_wfs *w)
 	return err;
 }
 
+/* A new empty root directory in place of a damaged one (its NAT entry
+ * cleared above): 0755, owned by root, made now. */
+static int new_root(struct f2_wfs *w, uint32_t root)
+{
+	struct f2_wattr a;
+	time_t now = time(NULL);
+
+	memset(&a, 0, sizeof(a));
+	a.mode = S_IFDIR | 0755;
+	a.atime = a.mtime = a.ctime = a.crtime = (uint64_t)now;
+	return f2_wfs_repair_root(w, root, &a);
+}
+
 static int apply(struct fsck_ctx *ctx, struct f2_wfs *w)
 {
 	struct f2_fs *fs = f2_wfs_fs(w);
@@ -336,6 +349,9 @@ static int apply(struct fsck_ctx *ctx, struct f2_wfs *w)
 				err = f2_wfs_repair_nat(w, a->a, a->b, ni.blkaddr);
 		}
 	}
+	for (unsigned i = 0; i < ctx->nacts && !err; i++)
+		if (ctx->acts[i].kind == RA_ROOT_NEW)
+			err = new_root(w, ctx->acts[i].a);
 	/* nodes and inode fields */
 	for (unsigned i = 0; i < ctx->nacts && !err; i++) {
 		const struct rep_act *a = &ctx->acts[i];

@@ -175,8 +175,8 @@ static void clear_ptr(struct walk *w, uint32_t code, const struct ptr *p, uint32
 		rep_add(ctx, code, RA_NODE_WORD, p->nid, w->ino, p->word, p->ofs);
 	else if (parent)
 		rep_add(ctx, code, RA_DENT_DROP_INO, parent, w->ino, 0, 0);
-	else
-		problem_fixed(ctx, code, 0);	/* a root: nothing names it */
+	else	/* a root: nothing names it; the file system's own is made anew */
+		problem_fixed(ctx, code, w->ino == f2_le32(ctx->fs->sb.root_ino));
 	if (nid)
 		rep_nat_clear(ctx, 0, nid);
 }
@@ -464,6 +464,44 @@ static int mode_from_dentry(struct fsck_ctx *ctx, struct f2_inode_ref *ir, const
 	return fmt[wk->ftype] | perm;
 }
 
+/*
+ * The root inode failed (its node, loaded or not, or its fields): with the
+ * fix accepted, a mode without a file type becomes a directory's and the
+ * root is walked (1); otherwise the repair makes a new empty root, the old
+ * node's block is given up (claimed: the walk counted it) and what the old
+ * root named is left to the unreachable pass, for lost+found (0).
+ */
+static int root_damaged(struct fsck_ctx *ctx, struct walk *w, const struct work *wk,
+			struct ino_rec *r, int loaded, int claimed)
+{
+	struct work as_dir = *wk;
+	struct f2_nat_info ni;
+	int mode;
+
+	if (!fix_problem(ctx, PR_ROOT_BAD, "root ino %u: %s", wk->ino,
+			 loaded ? ctx->fs->why : "its node block cannot be used")) {
+		r->flags |= INO_BAD;
+		return 0;
+	}
+	as_dir.special = 0;
+	as_dir.ftype = F2_FT_DIR;
+	if (loaded && (mode = mode_from_dentry(ctx, w->ir, &as_dir)) >= 0) {
+		rep_add(ctx, PR_ROOT_BAD, RA_INODE_MODE, wk->ino, (uint32_t)mode, 0, 0);
+		return 1;
+	}
+	if (claimed && !fsck_nat(ctx, wk->ino, &ni))
+		unclaim_node(w, ni.blkaddr);
+	/* changes to the old node are moot */
+	for (unsigned i = 0; i < ctx->nacts; i++)
+		if ((ctx->acts[i].kind == RA_NODE_REWRITE || ctx->acts[i].kind == RA_NODE_WORD) &&
+		    ctx->acts[i].a == wk->ino)
+			ctx->acts[i].kind = RA_NOTE;
+	ctx->root_new = 1;
+	r->flags |= INO_DIR;
+	r->links = 2;
+	return rep_add(ctx, PR_ROOT_BAD, RA_ROOT_NEW, wk->ino, 0, 0, 0);
+}
+
 /* Walk one inode taken from the work list. */
 static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *wk)
 {
@@ -475,7 +513,8 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 	uint64_t fofs, iblocks;
 	int fix_depth = 0;
 	uint32_t xnid, namelen;
-	int err, is_inline;
+	int err, is_inline, is_root = wk->special == 1 && wk->ino == f2_le32(fs->sb.root_ino);
+	uint64_t nodes_before = ctx->nodes_found;
 
 	if (!r)
 		return -ENOMEM;
@@ -492,30 +531,42 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 	w->nofs = 0;
 	err = load_node(w, wk->ino, 0, (uint8_t *)&ir->node, "inode", &noptr,
 			wk->special ? 0 : wk->parent);
+	if (err == -ENOMEM)
+		return err;
+	if (err && is_root)
+		return root_damaged(ctx, w, wk, r, 0, ctx->nodes_found > nodes_before) < 0 ?
+		       -ENOMEM : 0;
 	if (err) {
 		r->flags |= INO_BAD;
-		return err == -ENOMEM ? err : 0;
+		return 0;
 	}
 	if (f2_inode_parse(fs, wk->ino, &ir->node, ir)) {
 		int mode;
 
-		if (wk->special) {
+		if (is_root) {
+			err = root_damaged(ctx, w, wk, r, 1, 1);
+			if (err <= 0)
+				return err < 0 ? -ENOMEM : 0;
+		} else if (wk->special) {
 			fix_problem(ctx, PR_INODE_BAD, "%s", fs->why);
 			r->flags |= INO_BAD;
 			return 0;
+		} else {
+			if (!fix_problem(ctx, PR_DENT_BAD_INODE, "dir ino %u: %s", wk->parent,
+					 fs->why)) {
+				r->flags |= INO_BAD;
+				return 0;
+			}
+			mode = mode_from_dentry(ctx, ir, wk);
+			if (mode < 0) {
+				/* the dentry goes, and the inode with it */
+				r->flags |= INO_BAD;
+				drop_inode(w, wk);
+				return 0;
+			}
+			rep_add(ctx, PR_DENT_BAD_INODE, RA_INODE_MODE, wk->ino, (uint32_t)mode, 0,
+				0);
 		}
-		if (!fix_problem(ctx, PR_DENT_BAD_INODE, "dir ino %u: %s", wk->parent, fs->why)) {
-			r->flags |= INO_BAD;
-			return 0;
-		}
-		mode = mode_from_dentry(ctx, ir, wk);
-		if (mode < 0) {
-			/* the dentry goes, and the inode with it */
-			r->flags |= INO_BAD;
-			drop_inode(w, wk);
-			return 0;
-		}
-		rep_add(ctx, PR_DENT_BAD_INODE, RA_INODE_MODE, wk->ino, (uint32_t)mode, 0, 0);
 	}
 	ctx->inodes_found++;
 	r->links = f2_le32(in->i_links);
@@ -757,7 +808,7 @@ static int unreachable_inodes(struct fsck_ctx *ctx, struct walk *w, uint32_t *do
 			    ni.ino != nid || ni.blkaddr == F2_NULL_ADDR)
 				continue;
 			ok = intact_inode(ctx, w, (uint32_t)nid, ni.blkaddr, &is_dir);
-			if (pass == !(ok && is_dir))
+			if (pass == (ok && is_dir))
 				continue;	/* intact directories in pass 0, the rest in 1 */
 			if (!fix_problem(ctx, PR_NAT_UNREACHABLE_INODE,
 					 "ino %u (block address %u): no dentry leads to it%s", ni.ino,

@@ -177,6 +177,14 @@ int ew_nat_bits_load(struct f2_wfs *w);
 /* Node nid of owner ino, read into the cache (from disk if needed). */
 int ew_node_get(struct f2_wfs *w, uint32_t nid, uint32_t ino, struct ew_blk **out);
 /* A new node in the cache: nid allocated, footer set (ofs = node offset). */
+/* A new node block for nid (its NAT entry already taken) in the cache:
+ * footer set, contents zero, dirty. */
+int ew_node_attach(struct f2_wfs *w, uint32_t nid, uint32_t ino, uint32_t ofs, int is_dir,
+		   struct ew_blk **out);
+/* The fields of a new inode b named name in dir, from a (mode, owner, times,
+ * flags, device number): links 1 (2 for a directory), i_blocks 1. */
+void ew_inode_init(struct f2_wfs *w, struct ew_blk *b, uint32_t dir, const char *name,
+		   size_t len, const struct f2_wattr *a);
 int ew_node_new(struct f2_wfs *w, uint32_t ino, uint32_t ofs, int is_dir,
 		uint32_t *nid, struct ew_blk **out);
 /* Free a node (and forget its cached copy). */
@@ -226,6 +234,9 @@ int ew_dir_add(struct f2_wfs *w, uint32_t dir, const uint8_t *name, size_t len,
 int ew_dir_find(struct f2_wfs *w, uint32_t dir, const uint8_t *name, size_t len,
 		uint32_t *ino, int remove, int *is_empty_out);
 int ew_dir_init(struct f2_wfs *w, struct ew_blk *inode, uint32_t parent);
+/* ew_dir_init with the entries in dentry block 0 instead of inline (the
+ * driver refuses a root whose i_blocks counts its inode alone). */
+int ew_dir_init_block(struct f2_wfs *w, struct ew_blk *inode, uint32_t parent);
 int ew_dir_is_empty(struct f2_wfs *w, uint32_t dir);
 uint8_t ew_ftype(uint16_t mode);
 

@@ -264,6 +264,13 @@ static int convert_inline_dir(struct f2_wfs *w, uint32_t dir, struct ew_blk *ino
 	return 0;
 }
 
+int ew_dir_init_block(struct f2_wfs *w, struct ew_blk *inode, uint32_t parent)
+{
+	int err = ew_dir_init(w, inode, parent);
+
+	return err ? err : convert_inline_dir(w, (uint32_t)inode->key, inode);
+}
+
 int ew_dir_add(struct f2_wfs *w, uint32_t dir, const uint8_t *name, size_t len,
 	       uint32_t ino, uint8_t type)
 {

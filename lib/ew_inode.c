@@ -106,27 +106,13 @@ int f2_wfs_lookup(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
 	return err ? err : ew_dir_find(w, dir, (const uint8_t *)name, len, ino, 0, NULL);
 }
 
-int f2_wfs_create(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
-		  const struct f2_wattr *a, uint32_t *out)
+void ew_inode_init(struct f2_wfs *w, struct ew_blk *b, uint32_t dir, const char *name,
+		   size_t len, const struct f2_wattr *a)
 {
-	uint32_t feat = w->fs->features, ino;
-	struct ew_blk *b;
+	uint32_t feat = w->fs->features;
 	struct f2_inode *i;
-	int err, isdir = S_ISDIR(a->mode), temp;
+	int isdir = S_ISDIR(a->mode), temp;
 
-	err = ew_maybe_writeback(w);
-	if (err)
-		return err;
-	if (!len || len > F2_NAME_LEN || memchr(name, '/', len) || memchr(name, 0, len))
-		return ew_fail(w, -EINVAL, "invalid name '%.*s'", (int)len, name);
-	if (!ew_ftype(a->mode))
-		return ew_fail(w, -EINVAL, "mode 0%o has no file type", a->mode);
-	err = name_free(w, dir, name, len);
-	if (err)
-		return err;
-	err = ew_node_new(w, 0, 0, isdir, &ino, &b);
-	if (err)
-		return err;
 	i = &ew_node(b)->i;
 	f2_set_le16(i->i_mode, a->mode);
 	set_owner_times(i, a);
@@ -163,6 +149,29 @@ int f2_wfs_create(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
 		ew_inode_layout(ew_node(b), feat, &l);
 		encode_rdev(EW_IADDR(ew_node(b), l.extra), a->rdev);
 	}
+}
+
+int f2_wfs_create(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
+		  const struct f2_wattr *a, uint32_t *out)
+{
+	uint32_t ino;
+	struct ew_blk *b;
+	int err, isdir = S_ISDIR(a->mode);
+
+	err = ew_maybe_writeback(w);
+	if (err)
+		return err;
+	if (!len || len > F2_NAME_LEN || memchr(name, '/', len) || memchr(name, 0, len))
+		return ew_fail(w, -EINVAL, "invalid name '%.*s'", (int)len, name);
+	if (!ew_ftype(a->mode))
+		return ew_fail(w, -EINVAL, "mode 0%o has no file type", a->mode);
+	err = name_free(w, dir, name, len);
+	if (err)
+		return err;
+	err = ew_node_new(w, 0, 0, isdir, &ino, &b);
+	if (err)
+		return err;
+	ew_inode_init(w, b, dir, name, len, a);
 	if (isdir) {
 		err = ew_dir_init(w, b, dir);
 		if (err)

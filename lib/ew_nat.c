@@ -195,8 +195,8 @@ int ew_node_get(struct f2_wfs *w, uint32_t nid, uint32_t ino, struct ew_blk **ou
 	return 0;
 }
 
-int ew_node_new(struct f2_wfs *w, uint32_t ino, uint32_t ofs, int is_dir,
-		uint32_t *nid, struct ew_blk **out)
+int ew_node_attach(struct f2_wfs *w, uint32_t nid, uint32_t ino, uint32_t ofs, int is_dir,
+		   struct ew_blk **out)
 {
 	struct ew_blk *b = calloc(1, sizeof(*b));
 	struct f2_node *n;
@@ -204,19 +204,14 @@ int ew_node_new(struct f2_wfs *w, uint32_t ino, uint32_t ofs, int is_dir,
 
 	if (!b)
 		return -ENOMEM;
-	err = ew_nid_alloc(w, ino, nid);
-	if (err) {
-		free(b);
-		return err;
-	}
 	n = ew_node(b);
-	f2_set_le32(n->footer.nid, *nid);
-	f2_set_le32(n->footer.ino, ino ? ino : *nid);
+	f2_set_le32(n->footer.nid, nid);
+	f2_set_le32(n->footer.ino, ino);
 	f2_set_le32(n->footer.flag, ofs << F2_FOOTER_OFFSET_SHIFT | (is_dir ? 0 : F2_FOOTER_COLD));
-	b->key = *nid;
+	b->key = nid;
 	b->kind = 'n';
 	b->dirty = 1;
-	b->ino = ino ? ino : *nid;
+	b->ino = ino;
 	b->log = !is_dnode(ofs) && ofs != 0x1fffffff ? F2_CURSEG_COLD_NODE :
 		 is_dir ? F2_CURSEG_HOT_NODE : F2_CURSEG_WARM_NODE;
 	err = cache_put(w, &w->nodes, b);
@@ -224,6 +219,14 @@ int ew_node_new(struct f2_wfs *w, uint32_t ino, uint32_t ofs, int is_dir,
 		return err;
 	*out = b;
 	return 0;
+}
+
+int ew_node_new(struct f2_wfs *w, uint32_t ino, uint32_t ofs, int is_dir,
+		uint32_t *nid, struct ew_blk **out)
+{
+	int err = ew_nid_alloc(w, ino, nid);
+
+	return err ? err : ew_node_attach(w, *nid, ino ? ino : *nid, ofs, is_dir, out);
 }
 
 int ew_node_free(struct f2_wfs *w, uint32_t nid)

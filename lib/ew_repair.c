@@ -100,6 +100,33 @@ int f2_wfs_repair_nat(struct f2_wfs *w, uint32_t nid, uint32_t ino, uint32_t blk
 	return 0;
 }
 
+int f2_wfs_repair_root(struct f2_wfs *w, uint32_t root, const struct f2_wattr *a)
+{
+	struct ew_nat *e;
+	struct ew_blk *b;
+	int err;
+
+	if (!S_ISDIR(a->mode))
+		return ew_fail(w, -EINVAL, "root ino %u: mode 0%o is not a directory", root, a->mode);
+	/* the old node (and any cached copy) goes; nid root is taken again
+	 * (the free-nid search never hands out the root's) */
+	err = f2_wfs_repair_nat(w, root, 0, F2_NULL_ADDR);
+	if (!err)
+		err = ew_nat_get(w, root, &e);
+	if (err)
+		return err;
+	e->ino = root;
+	e->blkaddr = F2_NEW_ADDR;
+	e->dirty = 1;
+	w->valid_nodes++;
+	w->valid_inodes++;
+	err = ew_node_attach(w, root, root, 0, 1, &b);
+	if (err)
+		return err;
+	ew_inode_init(w, b, root, "", 0, a);
+	return ew_dir_init_block(w, b, root);
+}
+
 int f2_wfs_repair_nat_reserved(struct f2_wfs *w, uint32_t nid)
 {
 	struct ew_nat *e;

@@ -119,6 +119,8 @@ run_case() {
 @test "057-curseg-shared-type" { run_case 057-curseg-shared-type; }
 @test "058-nat-meta-ino" { run_case 058-nat-meta-ino; }
 @test "059-inode-ext" { run_case 059-inode-ext; }
+@test "060-root-mode" { run_case 060-root-mode; }
+@test "061-root-zeroed" { run_case 061-root-zeroed; }
 
 # preen_pair SAFE UNSAFE: -p repairs case SAFE (exit 1, then clean) and
 # leaves case UNSAFE untouched (exit 4, not a byte written)

@@ -90,6 +90,44 @@ vd_name() {
 	if [ "$i" -lt 26 ]; then echo "vd${l:$i:1}"; else echo "vd${l:$((i / 26 - 1)):1}${l:$((i % 26)):1}"; fi
 }
 
+# repaired_boot CASE...: each case's image made and repaired by fsck -y
+# (exit 1), then one boot mounting, reading (md5 of every file), writing
+# and unmounting each; $d/want holds the standard tree's md5s, $d/got.I
+# what disk I read back, $d/imgs the images (a line each)
+repaired_boot() {
+	local c i rc dev imgs=()
+	(. "$F2_TOP/tests/fsck/lib.sh"; std_tree "$d/tree")
+	(cd "$d/tree" && find . -type f | LC_ALL=C sort | while read -r f; do
+		echo "$(md5sum "$f" | cut -d' ' -f1) $f"; done) >"$d/want"
+	for c in "$@"; do
+		bash "$F2_TOP/tests/fsck/$c/make.sh" "$d/$c.img"
+		rc=0; "$FSCK" -f -y "$d/$c.img" </dev/null >"$d/$c.y" 2>&1 || rc=$?
+		[ "$rc" -eq 1 ] || { cat "$d/$c.y"; echo "$c: -y exit $rc"; return 1; }
+		imgs+=("$d/$c.img")
+	done
+	printf '%s\n' "${imgs[@]}" >"$d/imgs"
+	rc=0; kernel_run "$BATS_TEST_DIRNAME/guest/repaired-tree.sh" "${imgs[@]}" || rc=$?
+	kernel_output >"$d/out"
+	cat "$d/out"
+	[ "$rc" -eq 0 ] && grep -q '^DONE' "$d/out" || return 1
+	for i in "${!imgs[@]}"; do
+		dev=$(vd_name "$i")
+		grep -q "^$dev mount rc=0" "$d/out" ||
+			{ echo "disk $i: no mount"; kernel_dmesg | grep -i f2fs | tail -n 5; return 1; }
+		grep -q "^$dev write rc=0" "$d/out" || { echo "disk $i: write failed"; return 1; }
+		grep -q "^$dev umount rc=0" "$d/out" || { echo "disk $i: umount failed"; return 1; }
+		sed -n "s/^$dev md5 //p" "$d/out" | LC_ALL=C sort -k2 >"$d/got.$i"
+	done
+}
+
+# after_kernel IMG: what the kernel wrote leaves it clean for both fscks
+after_kernel() {
+	local rc=0
+	"$FSCK" -f -n "$1" >"$d/after" 2>&1 || rc=$?
+	[ "$rc" -eq 0 ] || { cat "$d/after"; echo "$1: after the kernel wrote: exit $rc"; return 1; }
+	ref_fsck_clean "$1"
+}
+
 @test "fsck kernel: structural repairs mount, intact files read back, lost+found holds the reconnected, the kernel writes, both fscks clean" {
 	kernel_require
 	require_prog "$FSCK" "$F2FIELD" "$REF_MKFS" "$REF_SLOAD"
@@ -104,31 +142,12 @@ vd_name() {
 		032-sit-vblocks 033-sit-stray-bit 034-ssa-data 035-node-footer
 		036-node-owner:./d1/big 037-nat-bits 038-node-dup-nid:./huge 040-sit-type
 		041-inode-mode)
-	local imgs=() c i rc dev spec path lf sum
-	(. "$F2_TOP/tests/fsck/lib.sh"; std_tree "$d/tree")
-	(cd "$d/tree" && find . -type f | LC_ALL=C sort | while read -r f; do
-		echo "$(md5sum "$f" | cut -d' ' -f1) $f"; done) >"$d/want"
-	for spec in "${cases[@]}"; do
-		c=${spec%%:*}
-		bash "$F2_TOP/tests/fsck/$c/make.sh" "$d/$c.img"
-		rc=0; "$FSCK" -f -y "$d/$c.img" </dev/null >"$d/$c.y" 2>&1 || rc=$?
-		[ "$rc" -eq 1 ] || { cat "$d/$c.y"; echo "$c: -y exit $rc"; return 1; }
-		imgs+=("$d/$c.img")
-	done
-	rc=0; kernel_run "$BATS_TEST_DIRNAME/guest/repaired-tree.sh" "${imgs[@]}" || rc=$?
-	kernel_output >"$d/out"
-	cat "$d/out"
-	[ "$rc" -eq 0 ]
-	grep -q '^DONE' "$d/out"
+	local c i spec path lf sum
+	repaired_boot "${cases[@]%%:*}"
 	for i in "${!cases[@]}"; do
 		spec=${cases[$i]} c=${spec%%:*} path= lf=
 		case $spec in *:*) path=${spec#*:} ;; esac
 		case $path in *:lf) lf=1 path=${path%:lf} ;; esac
-		dev=$(vd_name "$i")
-		grep -q "^$dev mount rc=0" "$d/out" || { echo "$c: no mount"; return 1; }
-		grep -q "^$dev write rc=0" "$d/out" || { echo "$c: write failed"; return 1; }
-		grep -q "^$dev umount rc=0" "$d/out" || { echo "$c: umount failed"; return 1; }
-		sed -n "s/^$dev md5 //p" "$d/out" | LC_ALL=C sort -k2 >"$d/got.$i"
 		# every file the fault did not touch reads back at its path
 		while read -r sum f; do
 			[ "$f" = "$path" ] && continue
@@ -139,8 +158,24 @@ vd_name() {
 			grep -q "^$sum ./lost+found/#" "$d/got.$i" ||
 				{ echo "$c: $path not in lost+found"; return 1; }
 		fi
-		rc=0; "$FSCK" -f -n "${imgs[$i]}" >"$d/after" 2>&1 || rc=$?
-		[ "$rc" -eq 0 ] || { cat "$d/after"; echo "$c: after the kernel wrote: exit $rc"; return 1; }
-		ref_fsck_clean "${imgs[$i]}"
+		after_kernel "$d/$c.img"
 	done
+}
+
+# A damaged root: with only its mode wrong (060) it is repaired in place
+# and the whole tree stays; zeroed (061) a new root is made and every file
+# of the old tree is found again under lost+found.
+@test "fsck kernel: a repaired root mounts; the tree reads back (060), or all of it under lost+found (061)" {
+	kernel_require
+	require_prog "$FSCK" "$F2FIELD" "$REF_MKFS" "$REF_SLOAD"
+	local d=$BATS_TEST_TMPDIR sum f
+	repaired_boot 060-root-mode 061-root-zeroed
+	diff "$d/want" "$d/got.0" || { echo "060: the tree differs"; return 1; }
+	# 061: every content of the old tree, under lost+found (small keeps its
+	# second name, many/hard)
+	while read -r sum f; do
+		grep -q "^$sum ./lost+found/#" "$d/got.1" || { echo "061: $f not in lost+found"; return 1; }
+	done <"$d/want"
+	after_kernel "$d/060-root-mode.img"
+	after_kernel "$d/061-root-zeroed.img"
 }

@@ -62,6 +62,11 @@ int f2_wfs_repair_dir_add(struct f2_wfs *w, uint32_t dir, const uint8_t *name, s
 /* Reset a reserved NAT entry: nid 0 free, the node and meta inodes'
  * (F2_NODE_INO, F2_META_INO) owned by themselves at block 1, as mkfs
  * writes them. */
+/* A new, empty root directory at nid root (links 2, "." and ".." naming
+ * itself in a dentry block, as the driver wants a root) from a (mode,
+ * owner, times), in place of whatever node the NAT named: call it after
+ * the counts are set (it adds its node and inode). */
+int f2_wfs_repair_root(struct f2_wfs *w, uint32_t root, const struct f2_wattr *a);
 int f2_wfs_repair_nat_reserved(struct f2_wfs *w, uint32_t nid);
 /* Set the checkpoint's user_block_count. */
 void f2_wfs_repair_user_blocks(struct f2_wfs *w, uint64_t blocks);

@@ -3,7 +3,7 @@
 # (busybox sh).  Every virtio disk is an image fsck.f2fs -y repaired:
 # mount it with the 6.1 driver, print the md5 of every regular file
 # (lost+found included), list lost+found, write, delete and rewrite files
-# in the repaired directories, unmount.  Prints "vdX mount rc=N",
+# in the repaired directories (or lost+found), unmount.  Prints "vdX mount rc=N",
 # "vdX md5 SUM PATH", "vdX write rc=N", "vdX umount rc=N", then DONE.
 for d in /sys/block/vd*; do
 	dev=$(basename "$d")
@@ -12,8 +12,13 @@ for d in /sys/block/vd*; do
 	grep -q " /mnt " /proc/mounts || continue
 	# one md5sum for many files (a process per file is slow under TCG)
 	(cd /mnt && find . -type f | xargs md5sum | sed "s/^\([0-9a-f]*\)  /$dev md5 \1 /")
-	{ seq 1 50000 >/mnt/d1/d2/new1 && rm /mnt/d1/d2/new1 && seq 1 70000 >/mnt/many/new2 &&
-	  mkdir /mnt/d1/newdir && echo x >/mnt/d1/newdir/f && rm -rf /mnt/d1/newdir &&
+	# (a tree that lost its root has these under lost+found)
+	d2=/mnt/d1/d2 many=/mnt/many d1=/mnt/d1
+	[ -d $d2 ] || d2=/mnt/lost+found
+	[ -d $many ] || many=/mnt/lost+found
+	[ -d $d1 ] || d1=/mnt
+	{ seq 1 50000 >$d2/new1 && rm $d2/new1 && seq 1 70000 >$many/new2 &&
+	  mkdir $d1/newdir && echo x >$d1/newdir/f && rm -rf $d1/newdir &&
 	  rm -f /mnt/huge && sync; }
 	echo "$dev write rc=$?"
 	umount /mnt

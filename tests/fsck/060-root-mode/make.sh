@@ -1,0 +1,5 @@
+#!/bin/bash
+. "$(dirname "$0")/../lib.sh"
+base "$1"
+# the root inode's i_mode zeroed: no file type, the rest intact
+field "$1" set inode.3.mode 0
