@@ -520,7 +520,7 @@ static int build_qfile(const struct qfile *qf, const struct qtab *t, struct qbui
 static int rewrite(struct fsck_ctx *ctx, struct qfile *qf, struct qtab *tabs, const int *fix)
 {
 	struct f2_fs *fs = NULL;
-	struct f2_wfs *w = NULL;
+	struct f2_engine *w = NULL;
 	int err;
 
 	err = f2_fs_open_io(ctx->rw, NULL, &fs);	/* the state after earlier repairs */
@@ -528,7 +528,7 @@ static int rewrite(struct fsck_ctx *ctx, struct qfile *qf, struct qtab *tabs, co
 		fprintf(ctx->out, "  quota: reopening for repair: %s\n", fs ? fs->why : f2_strerror(err));
 		goto out;
 	}
-	err = f2_wfs_open(fs, NULL, &w);
+	err = f2_engine_open(fs, NULL, &w);
 	if (err) {
 		fprintf(ctx->out, "  quota: %s\n", fs->why);
 		goto out;
@@ -542,23 +542,23 @@ static int rewrite(struct fsck_ctx *ctx, struct qfile *qf, struct qtab *tabs, co
 		err = build_qfile(&qf[q], &tabs[q], &b);
 		len = (size_t)b.nblk * QT_BLK;
 		if (!err)
-			err = f2_wfs_write(w, qf[q].ino, 0, b.buf, len);
+			err = f2_engine_write(w, qf[q].ino, 0, b.buf, len);
 		if (!err)
-			err = f2_wfs_truncate(w, qf[q].ino, len);
+			err = f2_engine_truncate(w, qf[q].ino, len);
 		free(b.buf);
 		if (err)
 			fprintf(ctx->out, "  quota: writing the %s quota file (ino %u): %s\n",
-				qname[q], qf[q].ino, f2_wfs_why(w));
+				qname[q], qf[q].ino, f2_engine_why(w));
 	}
 	if (!err) {
-		f2_wfs_cp_flags(w, 0, F2_CP_QUOTA_NEED_FSCK);
-		err = f2_wfs_checkpoint(w);
+		f2_engine_cp_flags(w, 0, F2_CP_QUOTA_NEED_FSCK);
+		err = f2_engine_checkpoint(w);
 		if (err)
-			fprintf(ctx->out, "  quota: checkpoint: %s\n", f2_wfs_why(w));
+			fprintf(ctx->out, "  quota: checkpoint: %s\n", f2_engine_why(w));
 	}
 out:
 	if (w)
-		f2_wfs_close(w);
+		f2_engine_close(w);
 	if (fs)
 		f2_fs_close(fs);
 	return err;

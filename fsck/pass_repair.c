@@ -39,7 +39,7 @@
 #define WORD(n, i)	((le32 *)(void *)(n))[i]
 
 /* SIT entries whose valid map differs from the blocks the walk claimed. */
-static int rebuild_sit(struct fsck_ctx *ctx, struct f2_wfs *w)
+static int rebuild_sit(struct fsck_ctx *ctx, struct f2_engine *w)
 {
 	struct f2_fs *fs = ctx->fs;
 	uint8_t map[F2_SIT_VBLOCK_MAP_SIZE];
@@ -66,17 +66,17 @@ static int rebuild_sit(struct fsck_ctx *ctx, struct f2_wfs *w)
 		if (!differ && ctx->seg_type[segno] < F2_NR_CURSEG &&
 		    ctx->seg_vblocks[segno] == sbm_count(&ctx->sit_valid, base, F2_BLKS_PER_SEG))
 			continue;
-		err = f2_wfs_repair_seg(w, segno, map, -1);
+		err = f2_engine_repair_seg(w, segno, map, -1);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-static int node_get(struct f2_wfs *w, uint32_t nid, uint32_t ino, uint32_t ofs,
+static int node_get(struct f2_engine *w, uint32_t nid, uint32_t ino, uint32_t ofs,
 		    struct f2_node **n)
 {
-	return f2_wfs_repair_node(w, nid, ino, ofs, n);
+	return f2_engine_repair_node(w, nid, ino, ofs, n);
 }
 
 /* ---- directories ------------------------------------------------------- */
@@ -213,7 +213,7 @@ static int is_dir_act(uint8_t k)
 }
 
 /* Every recorded change of directory dir, in one pass over it. */
-static int fix_dir(struct fsck_ctx *ctx, struct f2_wfs *w, uint32_t dir)
+static int fix_dir(struct fsck_ctx *ctx, struct f2_engine *w, uint32_t dir)
 {
 	struct dir_job j = { ctx, dir, NULL, 0, 0, 0 };
 	int err;
@@ -222,9 +222,9 @@ static int fix_dir(struct fsck_ctx *ctx, struct f2_wfs *w, uint32_t dir)
 		if (ctx->acts[i].a == dir && (ctx->acts[i].kind == RA_DENT_DOT ||
 					      ctx->acts[i].kind == RA_DENT_DOTDOT))
 			ctx->acts[i].d = 0;
-	err = f2_wfs_repair_dir_iter(w, dir, dir_slot, &j);
+	err = f2_engine_repair_dir_iter(w, dir, dir_slot, &j);
 	for (unsigned i = 0; i < j.nre && !err; i++)
-		err = f2_wfs_repair_dir_add(w, dir, j.re[i].name, j.re[i].len, j.re[i].ino,
+		err = f2_engine_repair_dir_add(w, dir, j.re[i].name, j.re[i].len, j.re[i].ino,
 					    j.re[i].type);
 	for (unsigned i = 0; i < ctx->nacts && !err; i++) {
 		const struct rep_act *a = &ctx->acts[i];
@@ -232,9 +232,9 @@ static int fix_dir(struct fsck_ctx *ctx, struct f2_wfs *w, uint32_t dir)
 		if (a->a != dir || a->d)
 			continue;
 		if (a->kind == RA_DENT_DOT)
-			err = f2_wfs_repair_dir_add(w, dir, (const uint8_t *)".", 1, dir, F2_FT_DIR);
+			err = f2_engine_repair_dir_add(w, dir, (const uint8_t *)".", 1, dir, F2_FT_DIR);
 		else if (a->kind == RA_DENT_DOTDOT)
-			err = f2_wfs_repair_dir_add(w, dir, (const uint8_t *)"..", 2, a->b,
+			err = f2_engine_repair_dir_add(w, dir, (const uint8_t *)"..", 2, a->b,
 						    F2_FT_DIR);
 	}
 	free(j.re);
@@ -242,7 +242,7 @@ static int fix_dir(struct fsck_ctx *ctx, struct f2_wfs *w, uint32_t dir)
 }
 
 /* ---- lost+found -------------------------------------------------------- */
-static int reconnect(struct fsck_ctx *ctx, struct f2_wfs *w)
+static int reconnect(struct fsck_ctx *ctx, struct f2_engine *w)
 {
 	uint32_t root = f2_le32(ctx->fs->sb.root_ino), lf = ctx->lf_ino, ndirs = 0;
 	struct f2_node *n;
@@ -257,7 +257,7 @@ static int reconnect(struct fsck_ctx *ctx, struct f2_wfs *w)
 		memset(&a, 0, sizeof(a));
 		a.mode = S_IFDIR | 0700;
 		a.atime = a.mtime = a.ctime = a.crtime = (uint64_t)now;
-		err = f2_wfs_create(w, root, "lost+found", 10, &a, &lf);
+		err = f2_engine_create(w, root, "lost+found", 10, &a, &lf);
 		if (err)
 			return err;
 	}
@@ -269,7 +269,7 @@ static int reconnect(struct fsck_ctx *ctx, struct f2_wfs *w)
 		if (a->kind != RA_RECONNECT)
 			continue;
 		len = snprintf(name, sizeof(name), "#%u", a->a);
-		err = f2_wfs_repair_dir_add(w, lf, (const uint8_t *)name, (size_t)len, a->a,
+		err = f2_engine_repair_dir_add(w, lf, (const uint8_t *)name, (size_t)len, a->a,
 					    (uint8_t)a->c);
 		if (!err)
 			err = node_get(w, a->a, a->a, 0, &n);
@@ -298,7 +298,7 @@ static int reconnect(struct fsck_ctx *ctx, struct f2_wfs *w)
 
 /* A new empty root directory in place of a damaged one (its NAT entry
  * cleared above): 0755, owned by root, made now. */
-static int new_root(struct f2_wfs *w, uint32_t root)
+static int new_root(struct f2_engine *w, uint32_t root)
 {
 	struct f2_wattr a;
 	time_t now = time(NULL);
@@ -306,29 +306,29 @@ static int new_root(struct f2_wfs *w, uint32_t root)
 	memset(&a, 0, sizeof(a));
 	a.mode = S_IFDIR | 0755;
 	a.atime = a.mtime = a.ctime = a.crtime = (uint64_t)now;
-	return f2_wfs_repair_root(w, root, &a);
+	return f2_engine_repair_root(w, root, &a);
 }
 
-static int apply(struct fsck_ctx *ctx, struct f2_wfs *w)
+static int apply(struct fsck_ctx *ctx, struct f2_engine *w)
 {
-	struct f2_fs *fs = f2_wfs_fs(w);
+	struct f2_fs *fs = f2_engine_fs(w);
 	struct f2_node *n;
 	int err = 0;
 
 	for (unsigned i = 0; i < ctx->nacts && !err; i++)
 		if (ctx->acts[i].kind == RA_NAT_BITS)
-			err = f2_wfs_repair_nat_bits(w);
+			err = f2_engine_repair_nat_bits(w);
 	if (!err)
 		err = rebuild_sit(ctx, w);
 	/* logs off shared segments, onto free ones the walk found empty */
 	for (unsigned i = 0; i < ctx->nacts && !err; i++)
 		if (ctx->acts[i].kind == RA_CURSEG_MOVE)
-			err = f2_wfs_repair_curseg_move(w, (int)ctx->acts[i].a);
+			err = f2_engine_repair_curseg_move(w, (int)ctx->acts[i].a);
 	if (!err)
-		err = f2_wfs_repair_cursegs(w);
+		err = f2_engine_repair_cursegs(w);
 	if (err)
 		return err;
-	f2_wfs_repair_counts(w, ctx->blocks_found, (uint32_t)ctx->nodes_found,
+	f2_engine_repair_counts(w, ctx->blocks_found, (uint32_t)ctx->nodes_found,
 			     (uint32_t)ctx->inodes_found);
 	/* NAT entries, user_block_count */
 	for (unsigned i = 0; i < ctx->nacts && !err; i++) {
@@ -336,17 +336,17 @@ static int apply(struct fsck_ctx *ctx, struct f2_wfs *w)
 		struct f2_nat_info ni;
 
 		if (a->kind == RA_USER_BLOCKS) {
-			f2_wfs_repair_user_blocks(w, a->d);
+			f2_engine_repair_user_blocks(w, a->d);
 		} else if (a->kind == RA_NAT_RESERVED) {
-			err = f2_wfs_repair_nat_reserved(w, a->a);
+			err = f2_engine_repair_nat_reserved(w, a->a);
 		} else if (a->kind == RA_NAT_MOVE) {
-			err = f2_wfs_repair_nat(w, a->a, a->b, a->c);
+			err = f2_engine_repair_nat(w, a->a, a->b, a->c);
 		} else if (a->kind == RA_NAT_CLEAR) {
-			err = f2_wfs_repair_nat(w, a->a, 0, F2_NULL_ADDR);
+			err = f2_engine_repair_nat(w, a->a, 0, F2_NULL_ADDR);
 		} else if (a->kind == RA_NAT_INO) {
 			err = f2_nat_lookup(fs, a->a, &ni);
 			if (!err)
-				err = f2_wfs_repair_nat(w, a->a, a->b, ni.blkaddr);
+				err = f2_engine_repair_nat(w, a->a, a->b, ni.blkaddr);
 		}
 	}
 	for (unsigned i = 0; i < ctx->nacts && !err; i++)
@@ -421,20 +421,20 @@ static int apply(struct fsck_ctx *ctx, struct f2_wfs *w)
 		const struct rep_act *a = &ctx->acts[i];
 
 		if (a->kind == RA_DATA_MOVE)
-			err = f2_wfs_repair_move(w, a->a, a->d, (int)a->c);
+			err = f2_engine_repair_move(w, a->a, a->d, (int)a->c);
 		else if (a->kind == RA_ORPHAN_DEL)
-			err = f2_wfs_orphan_del(w, a->a);
+			err = f2_engine_orphan_del(w, a->a);
 	}
 	if (err)
 		return err;
-	f2_wfs_cp_flags(w, 0, F2_CP_FSCK | F2_CP_ERROR);
-	return f2_wfs_checkpoint(w);
+	f2_engine_cp_flags(w, 0, F2_CP_FSCK | F2_CP_ERROR);
+	return f2_engine_checkpoint(w);
 }
 
 int pass_repair(struct fsck_ctx *ctx)
 {
 	struct f2_fs *fs = NULL;
-	struct f2_wfs *w = NULL;
+	struct f2_engine *w = NULL;
 	int err;
 
 	if (!ctx->nacts)
@@ -452,19 +452,19 @@ int pass_repair(struct fsck_ctx *ctx)
 	}
 	err = f2_fs_open_io(ctx->rw, NULL, &fs);
 	if (!err)
-		err = f2_wfs_open(fs, &(struct f2_wfs_opts){ .orphans_given = 1 }, &w);
+		err = f2_engine_open(fs, &(struct f2_engine_opts){ .orphans_given = 1 }, &w);
 	/* the orphan list as verified (pass_cp); those still linked go below */
 	for (unsigned i = 0; i < ctx->orphans && !err; i++)
-		err = f2_wfs_orphan_add(w, ctx->orphan_inos[i]);
+		err = f2_engine_orphan_add(w, ctx->orphan_inos[i]);
 	if (!err)
 		err = apply(ctx, w);
 	if (err)
 		fprintf(ctx->out, "structural repair failed: %s: %s\n", f2_strerror(err),
-			w ? f2_wfs_why(w) : fs ? fs->why : "");
+			w ? f2_engine_why(w) : fs ? fs->why : "");
 	for (unsigned i = 0; i < ctx->nacts; i++)
 		if (ctx->acts[i].code)
 			problem_fixed(ctx, ctx->acts[i].code, !err);
-	f2_wfs_close(w);
+	f2_engine_close(w);
 	if (fs)
 		f2_fs_close(fs);
 	return 0;

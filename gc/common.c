@@ -165,7 +165,7 @@ int gc_open_rw(const char *prog, const char *path, struct f2_io **io, struct f2_
 	memset(&o, 0, sizeof(o));
 	o.warn = warn_cb;
 	o.warn_ctx = (void *)prog;
-	r = f2_gc_open_rw(path, &o, io, fs, why, sizeof(why));
+	r = f2_fs_open_rw(path, &o, io, fs, why, sizeof(why));
 	if (r) {
 		fprintf(stderr, "%s: %s: %s\n", prog, path, why);
 		return GC_EXIT_ERROR;

@@ -6,7 +6,7 @@
  * --file PATH (make one file's data contiguous).  -n reports what would
  * move (valid blocks of the range and their owners, or the file's
  * extents).  Without -n, --file rewrites the file's data in order to the
- * cold data log through the write engine (lib/gc_move.c); a range's valid
+ * cold data log through the write engine (lib/gc/move.c); a range's valid
  * blocks move to free sections nearest the target, on its right (-i: its
  * left), data and nodes (f2_gc_move_range).  Either commits with one
  * checkpoint.  Unlike the reference, which fills free blocks of partly
@@ -304,7 +304,7 @@ static int file_mode(const struct defrag_cmd *c)
 {
 	struct f2_fs *fs = NULL;
 	struct f2_io *io = NULL;
-	struct f2_wfs *w = NULL;
+	struct f2_engine *w = NULL;
 	struct f2_gc_move_stats ms;
 	uint64_t blocks, extents;
 	uint32_t ino = 0;
@@ -336,17 +336,17 @@ static int file_mode(const struct defrag_cmd *c)
 	}
 	print_extents(c, "before: ", blocks, extents);
 	memset(&ms, 0, sizeof(ms));
-	r = f2_gc_open_engine(fs, c->device, &w, why, sizeof(why));
+	r = f2_engine_open_zoned(fs, c->device, &w, why, sizeof(why));
 	if (!r)
 		r = f2_gc_move_file(w, ino, &ms);
 	if (!r)
 		r = f2_gc_checkpoint(w);
 	if (r) {
 		fprintf(stderr, "defrag.f2fs: %s: %s; the volume keeps its last checkpoint\n", c->file,
-			w && f2_wfs_why(w)[0] ? f2_wfs_why(w) : why[0] ? why : f2_strerror(r));
+			w && f2_engine_why(w)[0] ? f2_engine_why(w) : why[0] ? why : f2_strerror(r));
 		rc = GC_EXIT_ERROR;
 	}
-	f2_wfs_close(w);
+	f2_engine_close(w);
 	f2_fs_close(fs);
 	f2_io_close(io);
 	if (rc)
@@ -393,7 +393,7 @@ static int range_move(const struct defrag_cmd *c)
 {
 	struct f2_fs *fs = NULL;
 	struct f2_io *io = NULL;
-	struct f2_wfs *w = NULL;
+	struct f2_engine *w = NULL;
 	struct f2_gc_move_stats ms;
 	uint64_t before = 0, left = 0;
 	char why[F2_WHY_LEN + 64] = "";
@@ -412,7 +412,7 @@ static int range_move(const struct defrag_cmd *c)
 	}
 	memset(&ms, 0, sizeof(ms));
 	if (before) {
-		r = f2_gc_open_engine(fs, c->device, &w, why, sizeof(why));
+		r = f2_engine_open_zoned(fs, c->device, &w, why, sizeof(why));
 		if (!r)
 			r = f2_gc_move_range(w, c->start, c->len, c->target, c->shrink, &ms);
 		if (!r)
@@ -421,11 +421,11 @@ static int range_move(const struct defrag_cmd *c)
 			fprintf(stderr, "defrag.f2fs: %s: moving [0x%llx-0x%llx]: %s; the volume keeps "
 				"its last checkpoint\n", c->device, (unsigned long long)c->start,
 				(unsigned long long)(c->start + c->len - 1),
-				w && f2_wfs_why(w)[0] ? f2_wfs_why(w) : why[0] ? why :
+				w && f2_engine_why(w)[0] ? f2_engine_why(w) : why[0] ? why :
 				f2_strerror(r));
 			rc = GC_EXIT_ERROR;
 		}
-		f2_wfs_close(w);
+		f2_engine_close(w);
 	}
 	f2_fs_close(fs);
 	f2_io_close(io);

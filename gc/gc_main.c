@@ -3,10 +3,10 @@
  * gc_main.c - gc.f2fs: refuse a mounted device, read the SIT, plan the
  * victims for the target with the chosen policy, check the owner of every
  * valid block of the victims, and report (text or JSON); without -n, move
- * the victims' blocks through the write engine (lib/gc_move.c) with a
+ * the victims' blocks through the write engine (lib/gc/move.c) with a
  * checkpoint every --checkpoint-every sections and at the end, then report
  * what the volume looks like after.  On zoned volumes the engine is
- * opened with the zones (f2_gc_open_engine): logs start in empty zones,
+ * opened with the zones (f2_engine_open_zoned): logs start in empty zones,
  * cleaned sections are reset after the checkpoint that frees them.
  */
 #include <errno.h>
@@ -148,9 +148,9 @@ static void actual_after(const struct gc_cmd *c, const struct f2_gc_map *m2,
 static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, const struct f2_gc_plan *p,
 		     struct f2_gc_move_stats *ms, uint32_t *done, uint64_t *resets)
 {
-	struct f2_wfs *w = NULL;
+	struct f2_engine *w = NULL;
 	char why[F2_WHY_LEN + 64];
-	int r = f2_gc_open_engine(fs, c->device, &w, why, sizeof(why));
+	int r = f2_engine_open_zoned(fs, c->device, &w, why, sizeof(why));
 	uint32_t i = 0, since_cp = 0;
 
 	memset(ms, 0, sizeof(*ms));
@@ -159,17 +159,17 @@ static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, const struct f2_g
 		return GC_EXIT_ERROR;
 	}
 	for (; !r && i < p->nvictims; i++) {
-		struct f2_wfs_stats ws;
+		struct f2_engine_stats ws;
 		/* room for this victim's blocks plus a section of slack per log
 		 * type; else commit first, so the victims cleaned so far are free */
 		uint64_t need = (p->v[i].valid + F2_BLKS_PER_SEG - 1) / F2_BLKS_PER_SEG +
 				2ull * f2_le32(fs->sb.segs_per_sec);
 
-		f2_wfs_stats(w, &ws);
+		f2_engine_stats(w, &ws);
 		if (ws.free_segs < need && since_cp) {
 			r = f2_gc_checkpoint(w);
 			since_cp = 0;
-			f2_wfs_stats(w, &ws);
+			f2_engine_stats(w, &ws);
 		}
 		if (!r && ws.free_segs < need) {
 			fprintf(stderr, "%sgc.f2fs: %s: stopping after %u sections: %u free segments, "
@@ -191,15 +191,15 @@ static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, const struct f2_g
 		r = f2_gc_checkpoint(w);
 	if (c->progress && p->nvictims)
 		fputc('\n', stderr);
-	*resets = f2_gc_zones_reset(w);
+	*resets = f2_engine_zones_reset(w);
 	if (r) {
 		fprintf(stderr, "gc.f2fs: %s: cleaning section %u: %s; the volume keeps its last "
 			"checkpoint\n", c->device, i ? p->v[i - 1].secno : 0,
-			f2_wfs_why(w)[0] ? f2_wfs_why(w) : f2_strerror(r));
-		f2_wfs_close(w);
+			f2_engine_why(w)[0] ? f2_engine_why(w) : f2_strerror(r));
+		f2_engine_close(w);
 		return GC_EXIT_ERROR;
 	}
-	f2_wfs_close(w);
+	f2_engine_close(w);
 	return 0;
 }
 

@@ -38,7 +38,7 @@ struct hl {
 struct pop {
 	const struct pop_opts *o;
 	FILE *err;
-	struct f2_wfs *w;
+	struct f2_engine *w;
 	struct selabel_handle *sehnd;
 	char path[8192];		/* host path */
 	size_t plen;
@@ -90,7 +90,7 @@ static uint32_t map_id(const struct pop_idmap *m, uint32_t n, uint32_t id)
 static int fail(struct pop *p, int err, const char *what)
 {
 	fprintf(p->err, "populate: %s: %s: %s%s%s\n", p->path, what, f2_strerror(err),
-		p->w && *f2_wfs_why(p->w) ? ": " : "", p->w ? f2_wfs_why(p->w) : "");
+		p->w && *f2_engine_why(p->w) ? ": " : "", p->w ? f2_engine_why(p->w) : "");
 	return err;
 }
 
@@ -195,7 +195,7 @@ static int copy_xattrs(struct pop *p, uint32_t ino, const struct stat *st)
 		v = lgetxattr(p->path, name, val, COPY_BUF);
 		if (v < 0)
 			return fail(p, -errno, name);
-		err = f2_wfs_setxattr(p->w, ino, index, suffix, strlen(suffix), val, (size_t)v);
+		err = f2_engine_setxattr(p->w, ino, index, suffix, strlen(suffix), val, (size_t)v);
 		if (err)
 			return fail(p, err, name);
 	}
@@ -204,7 +204,7 @@ static int copy_xattrs(struct pop *p, uint32_t ino, const struct stat *st)
 
 		if (selabel_lookup(p->sehnd, &con, p->flen ? p->fspath : "/",
 				   st->st_mode & S_IFMT) == 0) {
-			err = f2_wfs_setxattr(p->w, ino, F2_XATTR_INDEX_SECURITY, "selinux", 7, con, strlen(con) + 1);
+			err = f2_engine_setxattr(p->w, ino, F2_XATTR_INDEX_SECURITY, "selinux", 7, con, strlen(con) + 1);
 			freecon(con);
 			if (err)
 				return fail(p, err, "security.selinux");
@@ -261,7 +261,7 @@ static int copy_data(struct pop *p, uint32_t ino, const struct stat *st)
 				err = fail(p, r < 0 ? -errno : F2_ESHORTIO, "read");
 				goto out;
 			}
-			err = f2_wfs_write(p->w, ino, (uint64_t)off, p->buf, (size_t)r);
+			err = f2_engine_write(p->w, ino, (uint64_t)off, p->buf, (size_t)r);
 			if (err) {
 				err = fail(p, err, "write");
 				goto out;
@@ -271,7 +271,7 @@ static int copy_data(struct pop *p, uint32_t ino, const struct stat *st)
 		}
 	}
 	/* a hole at the end still counts in the size */
-	err = f2_wfs_truncate(p->w, ino, (uint64_t)end);
+	err = f2_engine_truncate(p->w, ino, (uint64_t)end);
 	if (err)
 		err = fail(p, err, "size");
 out:
@@ -322,7 +322,7 @@ static int one(struct pop *p, uint32_t dir_ino, const char *name)
 		return fail(p, -errno, "lstat");
 	attr_of(p, &st, &a);
 	if (!S_ISDIR(st.st_mode) && st.st_nlink > 1 && (ino = hl_find(p, &st))) {
-		err = f2_wfs_link(p->w, dir_ino, name, nl, ino);
+		err = f2_engine_link(p->w, dir_ino, name, nl, ino);
 		return err ? fail(p, err, "link") : 0;
 	}
 	if (S_ISLNK(st.st_mode)) {
@@ -332,9 +332,9 @@ static int one(struct pop *p, uint32_t dir_ino, const char *name)
 		if (n < 0)
 			return fail(p, -errno, "readlink");
 		target[n] = 0;
-		err = f2_wfs_symlink(p->w, dir_ino, name, nl, &a, target, &ino);
+		err = f2_engine_symlink(p->w, dir_ino, name, nl, &a, target, &ino);
 	} else {
-		err = f2_wfs_create(p->w, dir_ino, name, nl, &a, &ino);
+		err = f2_engine_create(p->w, dir_ino, name, nl, &a, &ino);
 	}
 	if (err)
 		return fail(p, err, "create");
@@ -351,7 +351,7 @@ static int one(struct pop *p, uint32_t dir_ino, const char *name)
 		if (err)
 			return err;
 		/* times of a directory after its entries were added */
-		return f2_wfs_setattr(p->w, ino, &a) ? fail(p, -EIO, "attributes") : 0;
+		return f2_engine_setattr(p->w, ino, &a) ? fail(p, -EIO, "attributes") : 0;
 	}
 	return 0;
 }
@@ -482,27 +482,27 @@ int pop_run(const char *dev, const struct pop_opts *o, FILE *err_out)
 		err = F2_EUNSUPP;
 		goto out;
 	}
-	err = f2_wfs_open(fs, NULL, &p.w);
+	err = f2_engine_open(fs, NULL, &p.w);
 	if (err) {
 		fprintf(err_out, "populate: %s: %s\n", dev, fs->why);
 		goto out;
 	}
 	/* the root takes the source directory's attributes */
 	attr_of(&p, &st, &a);
-	err = f2_wfs_setattr(p.w, F2_ROOT_INO, &a);
+	err = f2_engine_setattr(p.w, F2_ROOT_INO, &a);
 	if (!err)
 		err = copy_xattrs(&p, F2_ROOT_INO, &st);
 	if (!err)
 		err = walk(&p, F2_ROOT_INO);
 	if (!err) {
-		err = f2_wfs_checkpoint(p.w);
+		err = f2_engine_checkpoint(p.w);
 		if (err)
 			fprintf(err_out, "populate: checkpoint: %s: %s\n", f2_strerror(err),
-				f2_wfs_why(p.w));
+				f2_engine_why(p.w));
 	}
 	report(&p, 1);
 out:
-	f2_wfs_close(p.w);
+	f2_engine_close(p.w);
 	if (fs)
 		f2_fs_close(fs);
 	if (io)

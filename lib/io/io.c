@@ -12,7 +12,6 @@
 
 #include "f2/errors.h"
 #include "f2/format.h"
-#include "f2/mkfs.h"
 #include "io_private.h"
 
 struct f2_io *f2_io_alloc(const struct f2_io_ops *ops, uint64_t size,

@@ -30,7 +30,7 @@
  *    20  le32      hcrc    f2_crc32(~0, bytes 0..19)
  *   and, for F2_LOG_WRITE only, len data bytes and le32 dcrc =
  *   f2_crc32(hcrc, data, len).  In a version-2 log off is in the joined
- *   space: a replay joins copies of the devices the same way (lib/concat.c)
+ *   space: a replay joins copies of the devices the same way (lib/io/concat.c)
  *   and applies the records to that, so one ordered log covers every device.
  *
  * A process that opens the same log again for the same device (mkfs

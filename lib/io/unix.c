@@ -6,7 +6,7 @@
  * device is F2_ESHORTIO.  The size is fixed at open (st_size or
  * BLKGETSIZE64) and nothing ever reaches past it, so a file never grows.
  * On a zoned block device a discard resets the write pointers of the
- * sequential zones wholly inside the range (lib/zoned.c).
+ * sequential zones wholly inside the range (lib/io/zoned.c).
  */
 #include "config.h"
 

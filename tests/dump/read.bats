@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# The read API (lib/fs.c, cp.c, nat.c, sit.c, node.c, inode.c) through the
+# The read API (lib/fs/open.c, cp.c, nat.c, sit.c, node.c, inode.c) through the
 # unit program tests/unit/test_read: images in memory from our mkfs writer
 # with damaged superblock and checkpoint copies, and reference-mkfs images
 # whose NAT, SIT and checkpoint counts must agree.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/recovery/recovery.bats - offline roll-forward (lib/recovery.c,
+# tests/recovery/recovery.bats - offline roll-forward (lib/recovery/replay.c,
 # fsck.f2fs): Linux 6.1 writes and fsyncs files in QEMU, then the power
 # is cut with no checkpoint (images.bash, guest/make.sh, one boot, cached).
 # For each scenario one copy is mounted normally in a second boot (the

@@ -46,17 +46,17 @@ static void gen(uint32_t i, uint64_t off, uint8_t *buf, size_t len)
 	}
 }
 
-/* (multi-device volumes: every device, read-write, f2_gc_open_rw) */
-static int open_rw(const char *path, struct f2_io **io, struct f2_fs **fs, struct f2_wfs **w)
+/* (multi-device volumes: every device, read-write, f2_fs_open_rw) */
+static int open_rw(const char *path, struct f2_io **io, struct f2_fs **fs, struct f2_engine **w)
 {
 	char why[F2_WHY_LEN + 64];
-	int r = f2_gc_open_rw(path, NULL, io, fs, why, sizeof(why));
+	int r = f2_fs_open_rw(path, NULL, io, fs, why, sizeof(why));
 
 	if (r) {
 		fprintf(stderr, "f2age: %s: %s\n", path, why);
 		return 1;
 	}
-	r = f2_wfs_open(*fs, NULL, w);
+	r = f2_engine_open(*fs, NULL, w);
 	if (r) {
 		fprintf(stderr, "f2age: %s: %s\n", path, *fs ? (*fs)->why : f2_strerror(r));
 		return 1;
@@ -68,8 +68,8 @@ static int fill(const char *path, uint32_t pct, uint32_t every)
 {
 	struct f2_io *io = NULL;
 	struct f2_fs *fs = NULL;
-	struct f2_wfs *w = NULL;
-	struct f2_wfs_stats st;
+	struct f2_engine *w = NULL;
+	struct f2_engine_stats st;
 	struct f2_wattr a;
 	uint32_t dir, n = 0, deleted = 0;
 	uint8_t *buf = malloc(1 << 20);
@@ -77,7 +77,7 @@ static int fill(const char *path, uint32_t pct, uint32_t every)
 	int r;
 
 	if (!buf || open_rw(path, &io, &fs, &w)) {
-		f2_wfs_close(w);
+		f2_engine_close(w);
 		f2_fs_close(fs);
 		if (io)
 			f2_io_close(io);
@@ -86,38 +86,38 @@ static int fill(const char *path, uint32_t pct, uint32_t every)
 	}
 	memset(&a, 0, sizeof(a));
 	a.mode = 040755;
-	r = f2_wfs_create(w, F2_ROOT_INO, "age", 3, &a, &dir);
+	r = f2_engine_create(w, F2_ROOT_INO, "age", 3, &a, &dir);
 	a.mode = 0100644;
 	for (;;) {
 		uint32_t size = file_size(n), ino;
 
-		f2_wfs_stats(w, &st);
+		f2_engine_stats(w, &st);
 		if (r || (st.valid_blocks + size / 4096 + 64) * 100 > (uint64_t)pct * st.user_blocks)
 			break;
 		snprintf(name, sizeof(name), "f%u", n);
-		r = f2_wfs_create(w, dir, name, strlen(name), &a, &ino);
+		r = f2_engine_create(w, dir, name, strlen(name), &a, &ino);
 		for (uint64_t off = 0; !r && off < size; off += 1 << 20) {
 			size_t len = size - off < (1u << 20) ? size - off : 1u << 20;
 
 			gen(n, off, buf, len);
-			r = f2_wfs_write(w, ino, off, buf, len);
+			r = f2_engine_write(w, ino, off, buf, len);
 		}
 		n++;
 	}
 	if (!r)
-		r = f2_wfs_checkpoint(w);
+		r = f2_engine_checkpoint(w);
 	for (uint32_t i = 0; !r && i < n; i += every) {
 		snprintf(name, sizeof(name), "f%u", i);
-		r = f2_wfs_unlink(w, dir, name, strlen(name));
+		r = f2_engine_unlink(w, dir, name, strlen(name));
 		deleted++;
 	}
 	if (!r)
-		r = f2_wfs_checkpoint(w);
+		r = f2_engine_checkpoint(w);
 	if (r)
-		fprintf(stderr, "f2age: %s: %s\n", path, f2_wfs_why(w));
+		fprintf(stderr, "f2age: %s: %s\n", path, f2_engine_why(w));
 	else
 		printf("f2age: %u files written, %u deleted\n", n, deleted);
-	f2_wfs_close(w);
+	f2_engine_close(w);
 	f2_fs_close(fs);
 	f2_io_close(io);
 	free(buf);

@@ -503,18 +503,18 @@ static void orphan_add(const char *img, int n, char **inos)
 {
 	struct f2_io *io;
 	struct f2_fs *fs;
-	struct f2_wfs *w;
+	struct f2_engine *w;
 
 	if (f2_io_open(img, F2_IO_RDWR, &io))
 		die("cannot open ", img);
-	if (f2_fs_open_io(io, NULL, &fs) || f2_wfs_open(fs, NULL, &w))
+	if (f2_fs_open_io(io, NULL, &fs) || f2_engine_open(fs, NULL, &w))
 		die("engine: cannot open ", img);
 	for (int i = 0; i < n; i++)
-		if (f2_wfs_orphan_add(w, num(inos[i])))
-			die("orphan_add: ", f2_wfs_why(w));
-	if (f2_wfs_checkpoint(w))
-		die("checkpoint: ", f2_wfs_why(w));
-	f2_wfs_close(w);
+		if (f2_engine_orphan_add(w, num(inos[i])))
+			die("orphan_add: ", f2_engine_why(w));
+	if (f2_engine_checkpoint(w))
+		die("checkpoint: ", f2_engine_why(w));
+	f2_engine_close(w);
 	f2_fs_close(fs);
 	f2_io_close(io);
 }

@@ -48,7 +48,7 @@ static struct f2_wattr attr(uint16_t mode)
 	return a;
 }
 
-static int write_file(struct f2_wfs *w, uint32_t ino, uint64_t size, uint32_t seed)
+static int write_file(struct f2_engine *w, uint32_t ino, uint64_t size, uint32_t seed)
 {
 	static uint8_t buf[1 << 20];
 
@@ -57,7 +57,7 @@ static int write_file(struct f2_wfs *w, uint32_t ino, uint64_t size, uint32_t se
 		int err;
 
 		fill(buf, off, n, seed);
-		err = f2_wfs_write(w, ino, off, buf, n);
+		err = f2_engine_write(w, ino, off, buf, n);
 		if (err)
 			return err;
 		off += n;
@@ -66,11 +66,11 @@ static int write_file(struct f2_wfs *w, uint32_t ino, uint64_t size, uint32_t se
 }
 
 #define OK(x) do { int e_ = (x); if (e_) { fprintf(stderr, "%s:%d: %s: %s (%s)\n", \
-	__FILE__, __LINE__, #x, f2_strerror(e_), f2_wfs_why(w)); return 1; } } while (0)
+	__FILE__, __LINE__, #x, f2_strerror(e_), f2_engine_why(w)); return 1; } } while (0)
 
 /* The tree of do_write(), in three checkpointed rounds; 1 on the first
  * failing engine call (the caller closes everything either way). */
-static int write_rounds(struct f2_wfs *w)
+static int write_rounds(struct f2_engine *w)
 {
 	struct f2_wattr a;
 	uint32_t d, ino, big, x, ln;
@@ -78,48 +78,48 @@ static int write_rounds(struct f2_wfs *w)
 	uint8_t blk[4096], val[3000];
 
 	a = attr(S_IFDIR | 0755);
-	OK(f2_wfs_create(w, F2_ROOT_INO, "d", 1, &a, &d));
+	OK(f2_engine_create(w, F2_ROOT_INO, "d", 1, &a, &d));
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		a = attr(S_IFREG | 0644);
-		OK(f2_wfs_create(w, d, files[i].name, strlen(files[i].name), &a, &ino));
+		OK(f2_engine_create(w, d, files[i].name, strlen(files[i].name), &a, &ino));
 		OK(write_file(w, ino, files[i].size, (uint32_t)i));
 	}
 	/* sparse: one block past the double-indirect boundary, one in the middle */
 	a = attr(S_IFREG | 0600);
-	OK(f2_wfs_create(w, d, "sparse", 6, &a, &ino));
+	OK(f2_engine_create(w, d, "sparse", 6, &a, &ino));
 	fill(blk, 0, sizeof(blk), 99);
-	OK(f2_wfs_write(w, ino, 5000 * 4096ull, blk, sizeof(blk)));
-	OK(f2_wfs_write(w, ino, (DIND + 3) * 4096, blk, sizeof(blk)));
-	OK(f2_wfs_truncate(w, ino, (DIND + 10) * 4096));
+	OK(f2_engine_write(w, ino, 5000 * 4096ull, blk, sizeof(blk)));
+	OK(f2_engine_write(w, ino, (DIND + 3) * 4096, blk, sizeof(blk)));
+	OK(f2_engine_truncate(w, ino, (DIND + 10) * 4096));
 	/* specials */
 	a = attr(S_IFLNK | 0777);
-	OK(f2_wfs_symlink(w, d, "link", 4, &a, "tiny", &ino));
+	OK(f2_engine_symlink(w, d, "link", 4, &a, "tiny", &ino));
 	memset(name, 'L', 2000);
 	name[2000] = 0;
-	OK(f2_wfs_symlink(w, d, "longlink", 8, &a, name, &ino));
+	OK(f2_engine_symlink(w, d, "longlink", 8, &a, name, &ino));
 	a = attr(S_IFIFO | 0644);
-	OK(f2_wfs_create(w, d, "fifo", 4, &a, &ino));
+	OK(f2_engine_create(w, d, "fifo", 4, &a, &ino));
 	a = attr(S_IFCHR | 0600);
 	a.rdev = (uint64_t)1 << 32 | 3;
-	OK(f2_wfs_create(w, d, "null", 4, &a, &ino));
+	OK(f2_engine_create(w, d, "null", 4, &a, &ino));
 	a = attr(S_IFBLK | 0600);
 	a.rdev = (uint64_t)259 << 32 | 70000;
-	OK(f2_wfs_create(w, d, "bigdev", 6, &a, &ino));
-	OK(f2_wfs_lookup(w, d, "tiny", 4, &ino));
-	OK(f2_wfs_link(w, d, "tiny.hard", 9, ino));
-	OK(f2_wfs_link(w, F2_ROOT_INO, "tiny.hard2", 10, ino));
+	OK(f2_engine_create(w, d, "bigdev", 6, &a, &ino));
+	OK(f2_engine_lookup(w, d, "tiny", 4, &ino));
+	OK(f2_engine_link(w, d, "tiny.hard", 9, ino));
+	OK(f2_engine_link(w, F2_ROOT_INO, "tiny.hard2", 10, ino));
 	/* xattrs: small ones inline, then enough to need the node */
 	a = attr(S_IFREG | 0644);
-	OK(f2_wfs_create(w, d, "xattrs", 6, &a, &x));
-	OK(f2_wfs_setxattr(w, x, F2_XATTR_INDEX_USER, "a", 1, "1", 1));
-	OK(f2_wfs_setxattr(w, x, F2_XATTR_INDEX_SECURITY, "selinux", 7,
+	OK(f2_engine_create(w, d, "xattrs", 6, &a, &x));
+	OK(f2_engine_setxattr(w, x, F2_XATTR_INDEX_USER, "a", 1, "1", 1));
+	OK(f2_engine_setxattr(w, x, F2_XATTR_INDEX_SECURITY, "selinux", 7,
 			   "u:object_r:system_file:s0", 26));
 	memset(val, 'v', sizeof(val));
-	OK(f2_wfs_setxattr(w, x, F2_XATTR_INDEX_USER, "big", 3, val, 2000));
-	OK(f2_wfs_setxattr(w, x, F2_XATTR_INDEX_USER, "a", 1, "22", 2));
+	OK(f2_engine_setxattr(w, x, F2_XATTR_INDEX_USER, "big", 3, val, 2000));
+	OK(f2_engine_setxattr(w, x, F2_XATTR_INDEX_USER, "a", 1, "22", 2));
 	/* a big directory with long names */
 	a = attr(S_IFDIR | 0755);
-	OK(f2_wfs_create(w, F2_ROOT_INO, "big", 3, &a, &big));
+	OK(f2_engine_create(w, F2_ROOT_INO, "big", 3, &a, &big));
 	for (int i = 0; i < NBIG; i++) {
 		int n = snprintf(name, sizeof(name), "entry-%05d-%.*s", i, i % 200,
 				 "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl"
@@ -127,35 +127,35 @@ static int write_rounds(struct f2_wfs *w)
 				 "yzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghij"
 				 "klmnopqrstuvwxyz");
 		a = attr(S_IFREG | 0644);
-		OK(f2_wfs_create(w, big, name, (size_t)n, &a, &ino));
+		OK(f2_engine_create(w, big, name, (size_t)n, &a, &ino));
 		if (i % 10 == 0) {
 			fill(blk, 0, 64, (uint32_t)i);
-			OK(f2_wfs_write(w, ino, 0, blk, 64));
+			OK(f2_engine_write(w, ino, 0, blk, 64));
 		}
 	}
-	OK(f2_wfs_checkpoint(w));
+	OK(f2_engine_checkpoint(w));
 	/* second round: remove things, make a subdir, checkpoint again */
-	OK(f2_wfs_unlink(w, d, "indirect", 8));
-	OK(f2_wfs_unlink(w, d, "tiny.hard", 9));
+	OK(f2_engine_unlink(w, d, "indirect", 8));
+	OK(f2_engine_unlink(w, d, "tiny.hard", 9));
 	for (int i = 0; i < NBIG; i += 3) {
 		int n = snprintf(name, sizeof(name), "entry-%05d-%.*s", i, i % 200,
 				 "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl"
 				 "mnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwx"
 				 "yzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghij"
 				 "klmnopqrstuvwxyz");
-		OK(f2_wfs_unlink(w, big, name, (size_t)n));
+		OK(f2_engine_unlink(w, big, name, (size_t)n));
 	}
 	a = attr(S_IFDIR | 0700);
-	OK(f2_wfs_create(w, d, "sub", 3, &a, &ln));
-	OK(f2_wfs_create(w, ln, "gone", 4, &a, &ino));
-	OK(f2_wfs_unlink(w, ln, "gone", 4));
-	CHECK(f2_wfs_unlink(w, F2_ROOT_INO, "d", 1) == -ENOTEMPTY);
-	OK(f2_wfs_checkpoint(w));
+	OK(f2_engine_create(w, d, "sub", 3, &a, &ln));
+	OK(f2_engine_create(w, ln, "gone", 4, &a, &ino));
+	OK(f2_engine_unlink(w, ln, "gone", 4));
+	CHECK(f2_engine_unlink(w, F2_ROOT_INO, "d", 1) == -ENOTEMPTY);
+	OK(f2_engine_checkpoint(w));
 	/* third round: a change small enough for the journals */
 	a = attr(S_IFREG | 0644);
-	OK(f2_wfs_create(w, F2_ROOT_INO, "small", 5, &a, &ino));
-	OK(f2_wfs_write(w, ino, 0, "hello\n", 6));
-	OK(f2_wfs_checkpoint(w));
+	OK(f2_engine_create(w, F2_ROOT_INO, "small", 5, &a, &ino));
+	OK(f2_engine_write(w, ino, 0, "hello\n", 6));
+	OK(f2_engine_checkpoint(w));
 	return 0;
 }
 
@@ -163,7 +163,7 @@ static int do_write(const char *img)
 {
 	struct f2_io *io;
 	struct f2_fs *fs;
-	struct f2_wfs *w;
+	struct f2_engine *w;
 	int rc;
 
 	CHECK_EQ(f2_io_open(img, F2_IO_RDWR, &io), 0);
@@ -171,16 +171,16 @@ static int do_write(const char *img)
 	if (unit_failures)
 		return 1;
 	{
-		struct f2_wfs_opts o = { 0 };
+		struct f2_engine_opts o = { 0 };
 		const char *c = getenv("TEST_ENGINE_CACHE");
 
 		o.cache_blocks = c ? strtoul(c, NULL, 0) : 0;
-		CHECK_EQ(f2_wfs_open(fs, &o, &w), 0);
+		CHECK_EQ(f2_engine_open(fs, &o, &w), 0);
 	}
 	if (unit_failures)
 		return 1;
 	rc = write_rounds(w);
-	f2_wfs_close(w);
+	f2_engine_close(w);
 	f2_fs_close(fs);
 	f2_io_close(io);
 	return rc || unit_failures ? 1 : 0;
@@ -383,7 +383,7 @@ static int do_orphan(const char *img)
 {
 	struct f2_io *io;
 	struct f2_fs *fs;
-	struct f2_wfs *w;
+	struct f2_engine *w;
 	struct f2_wattr a = attr(S_IFREG | 0644);
 	uint32_t ino, seen[3] = { 0, 0, 0 };
 
@@ -392,18 +392,18 @@ static int do_orphan(const char *img)
 		CHECK_EQ(f2_fs_open_io(io, NULL, &fs), 0);
 		if (unit_failures)
 			return 1;
-		CHECK_EQ(f2_wfs_open(fs, NULL, &w), 0);
+		CHECK_EQ(f2_engine_open(fs, NULL, &w), 0);
 		if (unit_failures)
 			return 1;
 		if (round == 0) {
-			OK(f2_wfs_create(w, F2_ROOT_INO, "orphan", 6, &a, &ino));
-			OK(f2_wfs_orphan_add(w, ino));
+			OK(f2_engine_create(w, F2_ROOT_INO, "orphan", 6, &a, &ino));
+			OK(f2_engine_orphan_add(w, ino));
 		} else {
-			OK(f2_wfs_lookup(w, F2_ROOT_INO, "orphan", 6, &ino));
-			CHECK_EQ(f2_wfs_orphan_del(w, ino), 0);
+			OK(f2_engine_lookup(w, F2_ROOT_INO, "orphan", 6, &ino));
+			CHECK_EQ(f2_engine_orphan_del(w, ino), 0);
 		}
-		OK(f2_wfs_checkpoint(w));
-		f2_wfs_close(w);
+		OK(f2_engine_checkpoint(w));
+		f2_engine_close(w);
 		f2_fs_close(fs);
 		f2_io_close(io);
 		CHECK_EQ(f2_fs_open(img, NULL, &fs), 0);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_engine_map.c - the engine's hash map (lib/ew_map.c): puts, gets,
+ * test_engine_map.c - the engine's hash map (lib/engine/map.c): puts, gets,
  * replacement, growth and backward-shift deletion against a plain array
  * model under a pseudo-random mix of operations.
  */
-#include "../../lib/engine_int.h"
+#include "../../lib/engine/internal.h"
 #include "unit.h"
 
 #define N	20000
@@ -12,7 +12,7 @@
 int main(void)
 {
 	static void *model[N];
-	struct ew_map m = { 0 };
+	struct eng_map m = { 0 };
 	uint64_t x = 88172645463325252ull;
 
 	for (int step = 0; step < 400000; step++) {
@@ -27,13 +27,13 @@ int main(void)
 		if (op == 0) {
 			void *v = (void *)(uintptr_t)(step + 1);
 
-			CHECK_EQ(ew_map_put(&m, k * 0x100000001ull, v), 0);
+			CHECK_EQ(eng_map_put(&m, k * 0x100000001ull, v), 0);
 			model[k] = v;
 		} else if (op == 1) {
-			CHECK(ew_map_del(&m, k * 0x100000001ull) == model[k]);
+			CHECK(eng_map_del(&m, k * 0x100000001ull) == model[k]);
 			model[k] = NULL;
 		} else {
-			CHECK(ew_map_get(&m, k * 0x100000001ull) == model[k]);
+			CHECK(eng_map_get(&m, k * 0x100000001ull) == model[k]);
 		}
 		if (unit_failures)
 			break;
@@ -43,14 +43,14 @@ int main(void)
 		void **v;
 
 		for (int k = 0; k < N; k++) {
-			CHECK(ew_map_get(&m, (uint64_t)k * 0x100000001ull) == model[k]);
+			CHECK(eng_map_get(&m, (uint64_t)k * 0x100000001ull) == model[k]);
 			n += model[k] != NULL;
 		}
 		CHECK_EQ(m.n, n);
-		v = ew_map_values(&m);
+		v = eng_map_values(&m);
 		CHECK(v != NULL);
 		free(v);
 	}
-	ew_map_free(&m);
+	eng_map_free(&m);
 	UNIT_DONE();
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_gc.c - the victim costs and the planner of lib/gc_victim.c on
+ * test_gc.c - the victim costs and the planner of lib/gc/victim.c on
  * hand-made section maps: greedy and cost-benefit values worked out by
  * hand from the Linux 6.1 formula (age bounds, max == min, sections of
  * several segments), ordering and ties, the three targets, the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_read_lzo.c - the LZO1X decoder of lib/lzo.c (used for lzo-rle
+ * test_read_lzo.c - the LZO1X decoder of lib/util/lzo.c (used for lzo-rle
  * clusters) against liblzo2's compressor: round trips of zeros, text,
  * random and mixed data; truncated and random inputs fail cleanly.
  * Also f2_decompress() for lz4 and zstd when built with them.

@@ -35,7 +35,7 @@ int main(void)
 	struct f2_geom g;
 	struct f2_super sb;
 	struct f2_fs *fs;
-	struct f2_wfs *w;
+	struct f2_engine *w;
 	struct f2_file *f;
 	uint32_t ino = 0;
 	size_t chunk = 1 << 20;
@@ -66,20 +66,20 @@ int main(void)
 	/* fill through the write engine */
 	CHECK_EQ(f2_fs_open_io(io, NULL, &fs), 0);
 	CHECK_EQ(fs->ndevs, 2);
-	CHECK_EQ(f2_wfs_open(fs, NULL, &w), 0);
+	CHECK_EQ(f2_engine_open(fs, NULL, &w), 0);
 	struct f2_wattr a = { .mode = S_IFREG | 0644, .mtime = 1000 };
-	CHECK_EQ(f2_wfs_create(w, F2_ROOT_INO, "big", 3, &a, &ino), 0);
+	CHECK_EQ(f2_engine_create(w, F2_ROOT_INO, "big", 3, &a, &ino), 0);
 	for (uint64_t off = 0; off < (uint64_t)FILE_MB << 20; off += chunk) {
 		for (size_t i = 0; i < chunk; i++)
 			buf[i] = pattern(off + i);
-		if (f2_wfs_write(w, ino, off, buf, chunk)) {
-			fprintf(stderr, "write at %llu: %s\n", (unsigned long long)off, f2_wfs_why(w));
+		if (f2_engine_write(w, ino, off, buf, chunk)) {
+			fprintf(stderr, "write at %llu: %s\n", (unsigned long long)off, f2_engine_why(w));
 			unit_failures++;
 			break;
 		}
 	}
-	CHECK_EQ(f2_wfs_checkpoint(w), 0);
-	f2_wfs_close(w);
+	CHECK_EQ(f2_engine_checkpoint(w), 0);
+	f2_engine_close(w);
 	f2_fs_close(fs);
 
 	/* read it back through a fresh open */

@@ -3,7 +3,7 @@
  * f2/engine.h - the write engine: changing an opened file system
  * (f2/fs.h) log-structured, committed only by a checkpoint.
  *
- * struct f2_wfs wraps a struct f2_fs opened on a read-write I/O stack
+ * struct f2_engine wraps a struct f2_fs opened on a read-write I/O stack
  * (f2_io_open(path, F2_IO_RDWR, &io); f2_fs_open_io(io, ...)).  It keeps
  * the write-side state: the six current segments and a free-segment
  * bitmap (one bit per segment, the only memory that grows with the
@@ -13,7 +13,7 @@
  * Every new node or data block goes to free space (the current segment of
  * its log, or a free segment from a free section); NAT and SIT changes go
  * to the checkpoint journals or to the other NAT/SIT copy with the version
- * bitmap flipped.  f2_wfs_checkpoint() writes the other checkpoint pack,
+ * bitmap flipped.  f2_engine_checkpoint() writes the other checkpoint pack,
  * body first, then after a flush its head and tail: until then the
  * previous checkpoint describes the volume exactly as it was, so a crash
  * at any write leaves the old state or the new one.
@@ -24,7 +24,7 @@
  * when full).  Casefolded and encrypted directories are refused.
  *
  * Every call returns 0 (or a count) or a negative code from f2/errors.h;
- * f2_wfs_why() then names the structure.  Not thread safe.
+ * f2_engine_why() then names the structure.  Not thread safe.
  */
 #ifndef F2_ENGINE_H
 #define F2_ENGINE_H
@@ -32,9 +32,9 @@
 #include <stddef.h>
 #include "f2/fs.h"
 
-struct f2_wfs;
+struct f2_engine;
 
-struct f2_wfs_opts {
+struct f2_engine_opts {
 	size_t cache_blocks;	/* node + dentry blocks kept before write-back
 				 * (0: 16384, 64 MiB) */
 	uint64_t mtime;		/* SIT segment mtime; 0: the cp's elapsed_time */
@@ -55,67 +55,86 @@ struct f2_wattr {
 
 /* Open the engine on fs (which must have a checkpoint and an io that
  * accepts writes).  fs stays owned by the caller and must outlive w. */
-int f2_wfs_open(struct f2_fs *fs, const struct f2_wfs_opts *o, struct f2_wfs **out);
+int f2_engine_open(struct f2_fs *fs, const struct f2_engine_opts *o, struct f2_engine **out);
 /* Free w; uncommitted changes are dropped (the disk keeps the last cp). */
-void f2_wfs_close(struct f2_wfs *w);
+void f2_engine_close(struct f2_engine *w);
 /* The reason for the last failure. */
-const char *f2_wfs_why(const struct f2_wfs *w);
-struct f2_fs *f2_wfs_fs(struct f2_wfs *w);
+const char *f2_engine_why(const struct f2_engine *w);
+struct f2_fs *f2_engine_fs(struct f2_engine *w);
 
 /* Write back every cached block, then commit a checkpoint (umount flag). */
-int f2_wfs_checkpoint(struct f2_wfs *w);
+int f2_engine_checkpoint(struct f2_engine *w);
 /* Flags of the next checkpoints: the engine always sets UMOUNT and
  * computes COMPACT_SUM, ORPHAN_PRESENT and NAT_BITS; it carries over
  * LARGE_NAT_BITMAP, the CRC_RECOVERY flags and the "needs checking"
  * flags FSCK, ERROR and QUOTA_NEED_FSCK, which a repair clears here. */
-void f2_wfs_cp_flags(struct f2_wfs *w, uint32_t set, uint32_t clear);
+void f2_engine_cp_flags(struct f2_engine *w, uint32_t set, uint32_t clear);
 /* Write back cached blocks without committing (bounds memory). */
-int f2_wfs_writeback(struct f2_wfs *w);
+int f2_engine_writeback(struct f2_engine *w);
 
 /* ---- namespace ---------------------------------------------------------- */
 /* Create name in directory dir with attributes a; *ino gets the new inode.
  * Directories get "." and ".."; -EEXIST if name is there. */
-int f2_wfs_create(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
+int f2_engine_create(struct f2_engine *w, uint32_t dir, const char *name, size_t len,
 		  const struct f2_wattr *a, uint32_t *ino);
 /* Add a hard link name -> ino (not a directory) in dir. */
-int f2_wfs_link(struct f2_wfs *w, uint32_t dir, const char *name, size_t len, uint32_t ino);
+int f2_engine_link(struct f2_engine *w, uint32_t dir, const char *name, size_t len, uint32_t ino);
 /* Remove name from dir; the inode is deleted when its last link goes
  * (a directory must be empty: -ENOTEMPTY). */
-int f2_wfs_unlink(struct f2_wfs *w, uint32_t dir, const char *name, size_t len);
+int f2_engine_unlink(struct f2_engine *w, uint32_t dir, const char *name, size_t len);
 /* Look name up in dir (the engine's view, uncommitted changes included). */
-int f2_wfs_lookup(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
+int f2_engine_lookup(struct f2_engine *w, uint32_t dir, const char *name, size_t len,
 		  uint32_t *ino);
 /* Set permissions (mode & 07777), owner and times of ino from a. */
-int f2_wfs_setattr(struct f2_wfs *w, uint32_t ino, const struct f2_wattr *a);
+int f2_engine_setattr(struct f2_engine *w, uint32_t ino, const struct f2_wattr *a);
 /* Symlink: create + the target as its data. */
-int f2_wfs_symlink(struct f2_wfs *w, uint32_t dir, const char *name, size_t len,
+int f2_engine_symlink(struct f2_engine *w, uint32_t dir, const char *name, size_t len,
 		   const struct f2_wattr *a, const char *target, uint32_t *ino);
 
 /* ---- file contents ------------------------------------------------------- */
 /* Write len bytes at off (size grows; unwritten ranges stay holes). */
-int f2_wfs_write(struct f2_wfs *w, uint32_t ino, uint64_t off, const void *buf, size_t len);
+int f2_engine_write(struct f2_engine *w, uint32_t ino, uint64_t off, const void *buf, size_t len);
 /* Set i_size (truncating frees blocks past it; growing leaves a hole). */
-int f2_wfs_truncate(struct f2_wfs *w, uint32_t ino, uint64_t size);
+int f2_engine_truncate(struct f2_engine *w, uint32_t ino, uint64_t size);
 /* Set an xattr (index enum f2_xattr_index, name without its prefix);
  * replaces an existing one.  F2_ERANGE when the areas are full. */
-int f2_wfs_setxattr(struct f2_wfs *w, uint32_t ino, uint8_t index, const char *name,
+int f2_engine_setxattr(struct f2_engine *w, uint32_t ino, uint8_t index, const char *name,
 		    size_t nlen, const void *value, size_t vlen);
 /* Map a full xattr name ("user.x", "security.selinux") to index + suffix;
  * returns 0 or F2_EUNSUPP for names the format cannot hold. */
 int f2_xattr_split(const char *full, uint8_t *index, const char **suffix);
 
 /* ---- orphans ---------------------------------------------------------- */
-int f2_wfs_orphan_add(struct f2_wfs *w, uint32_t ino);
-int f2_wfs_orphan_del(struct f2_wfs *w, uint32_t ino);
+int f2_engine_orphan_add(struct f2_engine *w, uint32_t ino);
+int f2_engine_orphan_del(struct f2_engine *w, uint32_t ino);
 /* Delete an inode and everything it owns (its links are not looked at). */
-int f2_wfs_delete_inode(struct f2_wfs *w, uint32_t ino);
+int f2_engine_delete_inode(struct f2_engine *w, uint32_t ino);
 
 /* ---- counters ------------------------------------------------------------ */
-struct f2_wfs_stats {
+struct f2_engine_stats {
 	uint64_t valid_blocks, user_blocks;
 	uint32_t valid_nodes, valid_inodes, free_segs;
 	uint64_t cp_ver;
 };
-void f2_wfs_stats(const struct f2_wfs *w, struct f2_wfs_stats *st);
+void f2_engine_stats(const struct f2_engine *w, struct f2_engine_stats *st);
+
+/* ---- zoned volumes --------------------------------------------------------- */
+/*
+ * Open the write engine on fs, zones attached (path: fs's first device).  On
+ * a zoned volume (mkfs -m) the zoned devices are opened for zone resets
+ * and checked (zones the size of a section, capacity the zone size: a
+ * smaller capacity is F2_EUNSUPP); then every log starts its writes in a
+ * new section whose zone is reset unless empty, and f2_gc_checkpoint()
+ * resets the zones of the sections the checkpoint left free.  Other
+ * volumes: f2_engine_open().  0, or a negative code with why filled.
+ */
+int f2_engine_open_zoned(struct f2_fs *fs, const char *path, struct f2_engine **out,
+			 char *why, size_t len);
+/* Reset the zones of every free section not empty (zoned volumes; 0
+ * elsewhere); *nreset (may be NULL) counts the zones reset.  Call only
+ * with the checkpoint that freed them on disk. */
+int f2_engine_zone_reset_free(struct f2_engine *w, uint64_t *nreset);
+/* Zones w has reset so far (when opening sections and after checkpoints). */
+uint64_t f2_engine_zones_reset(const struct f2_engine *w);
 
 #endif /* F2_ENGINE_H */

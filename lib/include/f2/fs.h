@@ -273,4 +273,16 @@ static inline const uint8_t *f2_inline_xattr(const struct f2_inode_ref *ir)
 						   ir->inline_xattr_words];
 }
 
+/*
+ * Open path read-write with its checkpoint, for the writers (gc, defrag,
+ * fsck's repairs): a single device through f2_io_open() (F2_IO_RECORD /
+ * F2_IO_FAULT apply), every device of
+ * a multi-device volume read-write (paths from its superblock, or
+ * o->dev_paths) joined into one address space (F2_IO_RECORD / F2_IO_FAULT
+ * apply to the join: one log of the joined space).  *io must be closed after
+ * f2_fs_close(*fs).  0, or a negative code with the reason in why.
+ */
+int f2_fs_open_rw(const char *path, const struct f2_fs_opts *o, struct f2_io **io,
+		  struct f2_fs **fs, char *why, size_t len);
+
 #endif /* F2_FS_H */

@@ -168,19 +168,8 @@ int f2_gc_section_blocks(struct f2_fs *fs, const struct f2_gc_map *m, uint32_t s
 			 int (*fn)(void *ctx, const struct f2_gc_block *b), void *ctx);
 
 /* ---- moving (through the write engine, f2/engine.h) ---------------------- */
-struct f2_wfs;
+struct f2_engine;
 struct f2_io;
-
-/*
- * Open path read-write with its checkpoint, for moving: a single device
- * through f2_io_open() (F2_IO_RECORD / F2_IO_FAULT apply), every device of
- * a multi-device volume read-write (paths from its superblock, or
- * o->dev_paths) joined into one address space (F2_IO_RECORD / F2_IO_FAULT
- * apply to the join: one log of the joined space).  *io must be closed after
- * f2_fs_close(*fs).  0, or a negative code with the reason in why.
- */
-int f2_gc_open_rw(const char *path, const struct f2_fs_opts *o, struct f2_io **io,
-		  struct f2_fs **fs, char *why, size_t len);
 
 struct f2_gc_move_stats {
 	uint64_t data_moved;	/* data blocks copied to the cold data log */
@@ -196,11 +185,11 @@ struct f2_gc_move_stats {
  * address slot and the SIT/SSA updated (the owner node turns dirty); a node
  * block is marked dirty, so the engine's write-back puts it in its node log
  * and updates the NAT.  The section must not hold a current segment of w.
- * Nothing is committed until f2_wfs_checkpoint(); until then the old
+ * Nothing is committed until f2_engine_checkpoint(); until then the old
  * blocks stay where they were (the engine never reuses a segment before a
  * checkpoint frees it).  st accumulates.
  */
-int f2_gc_move_section(struct f2_wfs *w, uint32_t secno, struct f2_gc_move_stats *st);
+int f2_gc_move_section(struct f2_engine *w, uint32_t secno, struct f2_gc_move_stats *st);
 
 /*
  * defrag.f2fs's range move: every valid block of [start, start+len) whose
@@ -214,38 +203,20 @@ int f2_gc_move_section(struct f2_wfs *w, uint32_t secno, struct f2_gc_move_stats
  * sections on that side run out.  Nothing is committed until
  * f2_gc_checkpoint().
  */
-int f2_gc_move_range(struct f2_wfs *w, uint64_t start, uint64_t len, uint64_t target, int left,
+int f2_gc_move_range(struct f2_engine *w, uint64_t start, uint64_t len, uint64_t target, int left,
 		     struct f2_gc_move_stats *st);
-
-/*
- * Open the write engine on fs for moving (path: fs's first device).  On
- * a zoned volume (mkfs -m) the zoned devices are opened for zone resets
- * and checked (zones the size of a section, capacity the zone size: a
- * smaller capacity is F2_EUNSUPP); then every log starts its writes in a
- * new section whose zone is reset unless empty, and f2_gc_checkpoint()
- * resets the zones of the sections the checkpoint left free.  Other
- * volumes: f2_wfs_open().  0, or a negative code with why filled.
- */
-int f2_gc_open_engine(struct f2_fs *fs, const char *path, struct f2_wfs **out, char *why,
-		      size_t len);
-/* Reset the zones of every free section not empty (zoned volumes; 0
- * elsewhere); *nreset (may be NULL) counts the zones reset.  Call only
- * with the checkpoint that freed them on disk. */
-int f2_gc_zone_reset_free(struct f2_wfs *w, uint64_t *nreset);
-/* Zones w has reset so far (when opening sections and after checkpoints). */
-uint64_t f2_gc_zones_reset(const struct f2_wfs *w);
 
 /* Commit the moves: every log whose segment the moves filled gets its next
  * segment first (a checkpoint must never record blkoff 512), then
- * f2_wfs_checkpoint(), then (zoned volumes) f2_gc_zone_reset_free(). */
-int f2_gc_checkpoint(struct f2_wfs *w);
+ * f2_engine_checkpoint(), then (zoned volumes) f2_engine_zone_reset_free(). */
+int f2_gc_checkpoint(struct f2_engine *w);
 
 /*
  * Rewrite every data block of regular file ino, in file order, to the
  * cold data log, so that its data becomes contiguous as far as the free
  * sections allow (defrag.f2fs --file).  Compressed files are refused
- * (F2_EUNSUPP).  Not committed until f2_wfs_checkpoint().
+ * (F2_EUNSUPP).  Not committed until f2_engine_checkpoint().
  */
-int f2_gc_move_file(struct f2_wfs *w, uint32_t ino, struct f2_gc_move_stats *st);
+int f2_gc_move_file(struct f2_engine *w, uint32_t ino, struct f2_gc_move_stats *st);
 
 #endif /* F2_GC_H */

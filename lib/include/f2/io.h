@@ -90,6 +90,12 @@ int f2_io_open_fault(struct f2_io *lower, const char *spec, struct f2_io **out);
  */
 int f2_io_open(const char *path, int flags, struct f2_io **out);
 /*
+ * One address space over several devices: device i contributes its first
+ * lens[i] bytes, in order.  Takes ownership of devs on success.
+ */
+int f2_io_open_concat(struct f2_io **devs, const uint64_t *lens, uint32_t n,
+		      struct f2_io **out);
+/*
  * The same for the n devices of a multi-device volume (opened read-write
  * by the caller, devs[i] holding at least lens[i] bytes): joins them into
  * one address space (f2_io_open_concat) and stacks the recorder (one log

@@ -25,12 +25,4 @@ struct f2_mkfs_opts {
 int f2_mkfs_write(struct f2_io *io, const struct f2_mkfs_opts *o,
 		  const struct f2_geom *g, struct f2_super *sb_out,
 		  f2_warn_fn warn, void *ctx);
-
-
-/*
- * One address space over several devices: device i contributes its first
- * lens[i] bytes, in order.  Takes ownership of devs on success.
- */
-int f2_io_open_concat(struct f2_io **devs, const uint64_t *lens, uint32_t n,
-		      struct f2_io **out);
 #endif

@@ -39,7 +39,7 @@
 #include <stddef.h>
 #include "f2/fs.h"
 
-struct f2_wfs;
+struct f2_engine;
 
 /* One node block of the chain. */
 struct f2_rf_blk {
@@ -83,8 +83,8 @@ int f2_rf_scan(struct f2_fs *fs, struct f2_rf **out);
 void f2_rf_free(struct f2_rf *rf);
 /* Recover every fsync-ed inode of rf through w (opened on rf->fs) and
  * commit a checkpoint; nothing is written when no inode is recoverable.
- * Returns the number of inodes recovered or < 0 (f2_wfs_why()). */
-int f2_rf_apply(struct f2_rf *rf, struct f2_wfs *w);
+ * Returns the number of inodes recovered or < 0 (f2_engine_why()). */
+int f2_rf_apply(struct f2_rf *rf, struct f2_engine *w);
 /*
  * The whole roll-forward on a writable I/O stack: open, scan, apply (when
  * apply is set and something is recoverable), close.  *out (may be NULL)

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * engine/dir.c - directories through the engine: inline dentries (moved to
+ * block 0 when full, as the kernel does), the multi-level hash table
+ * (bucket counts and block indexes per level as Linux 6.1 with
+ * dir_level 0, levels added on demand up to 63), entry insert, lookup
+ * and removal.  Directory blocks live in the engine's block cache.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "f2/bitmap.h"
+#include "f2/errors.h"
+#include "f2/file.h"
+#include "f2/hash.h"
+#include "internal.h"
+
+#define SLOTS(len)	(((len) + F2_SLOT_LEN - 1) / F2_SLOT_LEN)
+
+/* A dentry area: inline or one block. */
+struct area {
+	uint8_t *bitmap;
+	struct f2_dir_entry *de;
+	uint8_t (*names)[F2_SLOT_LEN];
+	uint32_t max;
+};
+
+uint8_t eng_ftype(uint16_t mode)
+{
+	return f2_ftype_of_mode(mode);
+}
+
+static void area_inline(struct f2_engine *w, struct eng_blk *inode, struct area *a)
+{
+	struct eng_ilayout l;
+	struct f2_inline_dentry_geom g;
+	uint8_t *p;
+
+	eng_inode_layout(eng_node(inode), w->fs->features, &l);
+	p = (uint8_t *)&eng_node(inode)->i.i_addr[l.extra + 1];
+	f2_inline_dentry_geom(l.inline_bytes, &g);
+	a->bitmap = p;
+	a->de = (struct f2_dir_entry *)(p + g.dentry_off);
+	a->names = (uint8_t (*)[F2_SLOT_LEN])(p + g.name_off);
+	a->max = g.nr;
+}
+
+static void area_block(uint8_t *blk, struct area *a)
+{
+	struct f2_dentry_block *d = (struct f2_dentry_block *)blk;
+
+	a->bitmap = d->dentry_bitmap;
+	a->de = d->dentry;
+	a->names = d->filename;
+	a->max = F2_NR_DENTRY_IN_BLOCK;
+}
+
+/* First run of n free slots, or -1. */
+static int find_slots(const struct area *a, uint32_t n)
+{
+	for (uint32_t s = 0; s + n <= a->max;) {
+		uint32_t k = 0;
+
+		while (k < n && !f2_test_bit_lsb(a->bitmap, s + k))
+			k++;
+		if (k == n)
+			return (int)s;
+		s += k + 1;
+	}
+	return -1;
+}
+
+static void put_entry(struct area *a, uint32_t s, const uint8_t *name, size_t len,
+		      uint32_t hash, uint32_t ino, uint8_t type)
+{
+	f2_set_le32(a->de[s].hash_code, hash);
+	f2_set_le32(a->de[s].ino, ino);
+	f2_set_le16(a->de[s].name_len, (uint16_t)len);
+	a->de[s].file_type = type;
+	for (uint32_t i = 0; i < SLOTS(len); i++) {
+		size_t k = len - i * F2_SLOT_LEN;
+
+		memset(a->names[s + i], 0, F2_SLOT_LEN);
+		memcpy(a->names[s + i], name + i * F2_SLOT_LEN, k < F2_SLOT_LEN ? k : F2_SLOT_LEN);
+		f2_set_bit_lsb(a->bitmap, s + i);
+	}
+}
+
+/* The first slot at or after s that starts an entry (a->max if none). */
+static uint32_t next_entry(const struct area *a, uint32_t s)
+{
+	while (s < a->max && !f2_test_bit_lsb(a->bitmap, s))
+		s++;
+	return s;
+}
+
+/* The slot after entry s's name (an empty name takes one slot). */
+static uint32_t after_entry(const struct area *a, uint32_t s)
+{
+	uint32_t l = f2_le16(a->de[s].name_len);
+
+	return s + (l ? SLOTS(l) : 1);
+}
+
+/* Find name in an area; returns its slot or -1. */
+static int area_find(const struct area *a, const uint8_t *name, size_t len, uint32_t hash,
+		     int use_hash)
+{
+	for (uint32_t s = next_entry(a, 0); s < a->max; s = next_entry(a, after_entry(a, s))) {
+		uint32_t l = f2_le16(a->de[s].name_len);
+
+		if (l == len && (!use_hash || f2_le32(a->de[s].hash_code) == hash) &&
+		    s + SLOTS(l) <= a->max && !memcmp(a->names[s], name, len))
+			return (int)s;
+	}
+	return -1;
+}
+
+/* Entries other than . and .. in an area. */
+static int area_has_entries(const struct area *a)
+{
+	for (uint32_t s = next_entry(a, 0); s < a->max; s = next_entry(a, after_entry(a, s))) {
+		uint32_t l = f2_le16(a->de[s].name_len);
+
+		if (!((l == 1 && a->names[s][0] == '.') ||
+		      (l == 2 && a->names[s][0] == '.' && a->names[s][1] == '.')))
+			return 1;
+	}
+	return 0;
+}
+
+static void remove_entry(struct area *a, uint32_t s)
+{
+	uint32_t l = f2_le16(a->de[s].name_len);
+
+	for (uint32_t i = 0; i < SLOTS(l) && s + i < a->max; i++)
+		f2_clear_bit_lsb(a->bitmap, s + i);
+}
+
+static uint64_t dir_buckets(uint32_t level)
+{
+	if (level < F2_MAX_DIR_HASH_DEPTH / 2)
+		return 1ull << level;
+	return 1ull << ((F2_MAX_DIR_HASH_DEPTH / 2) - 1);
+}
+
+static uint32_t bucket_blocks(uint32_t level)
+{
+	return level < F2_MAX_DIR_HASH_DEPTH / 2 ? 2 : 4;
+}
+
+static uint64_t level_start(uint32_t level)
+{
+	uint64_t b = 0;
+
+	for (uint32_t i = 0; i < level; i++)
+		b += dir_buckets(i) * bucket_blocks(i);
+	return b;
+}
+
+/* The cached directory block fofs of dir (read or zeroed on a miss). */
+static int dblk_get(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng_blk **out,
+		    int *hole)
+{
+	uint64_t key = (uint64_t)dir << 32 | fofs;
+	struct eng_blk *b = eng_map_get(&w->dblks, key);
+	int err;
+
+	*hole = 0;
+	if (b) {
+		*out = b;
+		return 0;
+	}
+	if (fofs >= UINT32_MAX)
+		return eng_fail(w, F2_ERANGE, "directory ino %u: block %llu too far", dir,
+			       (unsigned long long)fofs);
+	b = malloc(sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	err = eng_read_file_block(w, dir, fofs, b->data, hole);
+	if (err) {
+		free(b);
+		return err;
+	}
+	b->key = key;
+	b->kind = 'd';
+	b->dirty = 0;
+	b->log = F2_CURSEG_HOT_DATA;
+	b->ino = dir;
+	b->fofs = (uint32_t)fofs;
+	err = eng_map_put(&w->dblks, key, b);
+	if (err) {
+		free(b);
+		return err;
+	}
+	w->cached++;
+	*out = b;
+	return 0;
+}
+
+static int check_dir(struct f2_engine *w, uint32_t dir, struct eng_blk **inode)
+{
+	int err = eng_inode_get(w, dir, inode);
+	struct f2_inode *i;
+
+	if (err)
+		return err;
+	i = &eng_node(*inode)->i;
+	if (!S_ISDIR(f2_le16(i->i_mode)))
+		return eng_fail(w, -ENOTDIR, "ino %u is not a directory", dir);
+	if ((f2_le32(i->i_flags) & (F2_CASEFOLD_FL | F2_ENCRYPT_FL)) ||
+	    (i->i_advise & F2_ADVISE_ENCRYPT))
+		return eng_fail(w, F2_EUNSUPP, "directory ino %u is casefolded or encrypted", dir);
+	if (i->i_dir_level)
+		return eng_fail(w, F2_EUNSUPP, "directory ino %u: dir_level %u", dir,
+			       i->i_dir_level);
+	return 0;
+}
+
+int eng_dir_init(struct f2_engine *w, struct eng_blk *inode, uint32_t parent)
+{
+	struct eng_ilayout l;
+	struct area a;
+
+	eng_node(inode)->i.i_inline |= F2_INLINE_DENTRY;
+	eng_inode_layout(eng_node(inode), w->fs->features, &l);
+	area_inline(w, inode, &a);
+	put_entry(&a, 0, (const uint8_t *)".", 1, 0, (uint32_t)inode->key, F2_FT_DIR);
+	put_entry(&a, 1, (const uint8_t *)"..", 2, 0, parent, F2_FT_DIR);
+	f2_set_le64(eng_node(inode)->i.i_size, l.inline_bytes);
+	f2_set_le32(eng_node(inode)->i.i_current_depth, 1);
+	inode->dirty = 1;
+	return 0;
+}
+
+/* Inline dentries into block 0, positions kept (they fit: fewer slots). */
+static int convert_inline_dir(struct f2_engine *w, uint32_t dir, struct eng_blk *inode)
+{
+	struct eng_ilayout l;
+	struct area in, out;
+	struct eng_blk *b;
+	int hole, err;
+
+	eng_inode_layout(eng_node(inode), w->fs->features, &l);
+	area_inline(w, inode, &in);
+	err = dblk_get(w, dir, 0, &b, &hole);
+	if (err)
+		return err;
+	memset(b->data, 0, F2_BLKSIZE);
+	area_block(b->data, &out);
+	memcpy(out.bitmap, in.bitmap, (in.max + 7) / 8);
+	memcpy(out.de, in.de, in.max * sizeof(*in.de));
+	memcpy(out.names, in.names, (size_t)in.max * F2_SLOT_LEN);
+	/* clear any bitmap bits past the inline slot count */
+	for (uint32_t s = in.max; s < ((in.max + 7) & ~7u); s++)
+		f2_clear_bit_lsb(out.bitmap, s);
+	b->dirty = 1;
+	memset(in.bitmap, 0, l.inline_bytes);
+	eng_node(inode)->i.i_inline &= (uint8_t)~F2_INLINE_DENTRY;
+	f2_set_le64(eng_node(inode)->i.i_size, F2_BLKSIZE);
+	f2_set_le32(eng_node(inode)->i.i_current_depth, 1);
+	inode->dirty = 1;
+	return 0;
+}
+
+int eng_dir_init_block(struct f2_engine *w, struct eng_blk *inode, uint32_t parent)
+{
+	int err = eng_dir_init(w, inode, parent);
+
+	return err ? err : convert_inline_dir(w, (uint32_t)inode->key, inode);
+}
+
+int eng_dir_add(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t len,
+	       uint32_t ino, uint8_t type)
+{
+	struct eng_blk *inode, *b;
+	uint32_t need = SLOTS(len), hash, depth;
+	struct area a;
+	int s, err = check_dir(w, dir, &inode), hole;
+
+	if (err)
+		return err;
+	if (!len || len > F2_NAME_LEN)
+		return eng_fail(w, F2_ERANGE, "name of length %zu", len);
+	if (eng_node(inode)->i.i_inline & F2_INLINE_DENTRY) {
+		area_inline(w, inode, &a);
+		s = find_slots(&a, need);
+		if (s >= 0) {
+			put_entry(&a, (uint32_t)s, name, len, f2_dentry_hash(name, len), ino, type);
+			inode->dirty = 1;
+			return 0;
+		}
+		err = convert_inline_dir(w, dir, inode);
+		if (err)
+			return err;
+	}
+	hash = f2_dentry_hash(name, len);
+	depth = f2_le32(eng_node(inode)->i.i_current_depth);
+	for (uint32_t level = 0; level < F2_MAX_DIR_HASH_DEPTH; level++) {
+		uint64_t first = level_start(level) + (hash % dir_buckets(level)) *
+				 bucket_blocks(level);
+
+		if (level >= depth) {
+			depth = level + 1;
+			f2_set_le32(eng_node(inode)->i.i_current_depth, depth);
+			inode->dirty = 1;
+		}
+		for (uint64_t fofs = first; fofs < first + bucket_blocks(level); fofs++) {
+			err = dblk_get(w, dir, fofs, &b, &hole);
+			if (err)
+				return err;
+			area_block(b->data, &a);
+			s = find_slots(&a, need);
+			if (s < 0)
+				continue;
+			put_entry(&a, (uint32_t)s, name, len, hash, ino, type);
+			b->dirty = 1;
+			/* the inode may have been evicted? no: only top-level calls evict */
+			if ((fofs + 1) * F2_BLKSIZE > f2_le64(eng_node(inode)->i.i_size)) {
+				f2_set_le64(eng_node(inode)->i.i_size, (fofs + 1) * F2_BLKSIZE);
+				inode->dirty = 1;
+			}
+			return 0;
+		}
+	}
+	return eng_fail(w, F2_ENOSPC, "directory ino %u: all %d levels full", dir,
+		       F2_MAX_DIR_HASH_DEPTH);
+}
+
+int eng_dir_find(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t len,
+		uint32_t *ino, int remove, int *is_empty_out)
+{
+	struct eng_blk *inode, *b;
+	uint32_t hash, depth;
+	uint64_t nblocks;
+	struct area a;
+	int s, hole, err = check_dir(w, dir, &inode);
+
+	(void)is_empty_out;
+	if (err)
+		return err;
+	if (!len || len > F2_NAME_LEN)
+		return -ENOENT;
+	if (eng_node(inode)->i.i_inline & F2_INLINE_DENTRY) {
+		area_inline(w, inode, &a);
+		s = area_find(&a, name, len, 0, 0);
+		if (s < 0)
+			return -ENOENT;
+		*ino = f2_le32(a.de[s].ino);
+		if (remove) {
+			remove_entry(&a, (uint32_t)s);
+			inode->dirty = 1;
+		}
+		return 0;
+	}
+	hash = f2_dentry_hash(name, len);
+	depth = f2_le32(eng_node(inode)->i.i_current_depth);
+	nblocks = (f2_le64(eng_node(inode)->i.i_size) + F2_BLKSIZE - 1) / F2_BLKSIZE;
+	if (depth > F2_MAX_DIR_HASH_DEPTH)
+		return eng_fail(w, F2_ECORRUPT, "directory ino %u: depth %u", dir, depth);
+	for (uint32_t level = 0; level < depth; level++) {
+		uint64_t first = level_start(level) + (hash % dir_buckets(level)) *
+				 bucket_blocks(level);
+
+		for (uint64_t fofs = first; fofs < first + bucket_blocks(level) && fofs < nblocks;
+		     fofs++) {
+			err = dblk_get(w, dir, fofs, &b, &hole);
+			if (err)
+				return err;
+			area_block(b->data, &a);
+			s = area_find(&a, name, len, hash, 1);
+			if (s < 0)
+				continue;
+			*ino = f2_le32(a.de[s].ino);
+			if (remove) {
+				remove_entry(&a, (uint32_t)s);
+				b->dirty = 1;
+			}
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int eng_dir_is_empty(struct f2_engine *w, uint32_t dir)
+{
+	struct eng_blk *inode, *b;
+	uint64_t nblocks;
+	struct area a;
+	int hole, err = check_dir(w, dir, &inode);
+
+	if (err)
+		return err;
+	if (eng_node(inode)->i.i_inline & F2_INLINE_DENTRY) {
+		area_inline(w, inode, &a);
+		return !area_has_entries(&a);
+	}
+	nblocks = (f2_le64(eng_node(inode)->i.i_size) + F2_BLKSIZE - 1) / F2_BLKSIZE;
+	for (uint64_t fofs = 0; fofs < nblocks; fofs++) {
+		err = dblk_get(w, dir, fofs, &b, &hole);
+		if (err)
+			return err;
+		area_block(b->data, &a);
+		if (area_has_entries(&a))
+			return 0;
+	}
+	return 1;
+}

@@ -1,0 +1,590 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * engine/file.c - file contents through the engine: the inode's layout,
+ * mapping a file block through direct, indirect and double-indirect nodes
+ * (made on demand with the kernel's node offsets), writing data into the
+ * logs with SSA entries, inline data and its conversion, reading back,
+ * and truncation that frees data blocks and the nodes left empty.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "f2/errors.h"
+#include "f2/io.h"
+#include "internal.h"
+
+#define NPB	F2_NIDS_PER_BLOCK	/* 1018 */
+#define APB	F2_ADDRS_PER_BLOCK	/* 1018 */
+#define BATCH	256
+
+void eng_inode_layout(const struct f2_node *n, uint32_t features, struct eng_ilayout *l)
+{
+	const struct f2_inode *i = &n->i;
+
+	l->extra = (i->i_inline & F2_EXTRA_ATTR) ? f2_le16(i->i_extra_isize) / 4 : 0;
+	l->xwords = 0;
+	if (features & F2_FEAT_FLEX_INLINE_XATTR) {
+		if (l->extra)
+			l->xwords = f2_le16(i->i_inline_xattr_size);
+		else if (i->i_inline & (F2_INLINE_XATTR | F2_INLINE_DENTRY))
+			l->xwords = F2_INLINE_XATTR_ADDRS;
+	} else if (i->i_inline & (F2_INLINE_XATTR | F2_INLINE_DENTRY)) {
+		l->xwords = F2_INLINE_XATTR_ADDRS;
+	}
+	if (l->extra + l->xwords + 9 > F2_ADDRS_PER_INODE)
+		l->xwords = 0;
+	l->addrs = F2_ADDRS_PER_INODE - l->extra - l->xwords;
+	l->inline_bytes = 4 * (l->addrs - 1);
+}
+
+int eng_inode_get(struct f2_engine *w, uint32_t ino, struct eng_blk **out)
+{
+	int err = eng_node_get(w, ino, ino, out);
+
+	if (err)
+		return err;
+	if (f2_node_ofs(eng_node(*out)) != 0)
+		return eng_fail(w, F2_ECORRUPT, "ino %u: not an inode (node offset %u)", ino,
+			       f2_node_ofs(eng_node(*out)));
+	return 0;
+}
+
+static void add_iblocks(struct eng_blk *inode, int64_t d)
+{
+	struct f2_inode *i = &eng_node(inode)->i;
+
+	f2_set_le64(i->i_blocks, (uint64_t)((int64_t)f2_le64(i->i_blocks) + d));
+	inode->dirty = 1;
+}
+
+/* The path to file block fofs beyond the inode's own addresses. */
+struct npath {
+	int level;		/* 1 direct, 2 indirect, 3 double indirect */
+	int root;		/* index into i_nid[] */
+	uint32_t off[4];	/* index at each level below the inode */
+	uint32_t nofs[4];	/* node offset of the node at each level */
+};
+
+static int get_path(uint64_t b, uint32_t addrs, struct npath *p)
+{
+	if (b < addrs)
+		return 0;
+	b -= addrs;
+	if (b < APB) {
+		*p = (struct npath){ .level = 1, .root = 0, .nofs = { 0, 1 }, .off = { 0, (uint32_t)b } };
+		return 1;
+	}
+	b -= APB;
+	if (b < APB) {
+		*p = (struct npath){ .level = 1, .root = 1, .nofs = { 0, 2 }, .off = { 0, (uint32_t)b } };
+		return 1;
+	}
+	b -= APB;
+	if (b < (uint64_t)NPB * APB) {
+		p->level = 2;
+		p->root = 2;
+		p->nofs[1] = 3;
+		p->off[1] = (uint32_t)(b / APB);
+		p->nofs[2] = 4 + p->off[1];
+		p->off[2] = (uint32_t)(b % APB);
+		return 1;
+	}
+	b -= (uint64_t)NPB * APB;
+	if (b < (uint64_t)NPB * APB) {
+		p->level = 2;
+		p->root = 3;
+		p->nofs[1] = 4 + NPB;
+		p->off[1] = (uint32_t)(b / APB);
+		p->nofs[2] = 5 + NPB + p->off[1];
+		p->off[2] = (uint32_t)(b % APB);
+		return 1;
+	}
+	b -= (uint64_t)NPB * APB;
+	if (b < (uint64_t)NPB * NPB * APB) {
+		p->level = 3;
+		p->root = 4;
+		p->nofs[1] = 5 + 2 * NPB;
+		p->off[1] = (uint32_t)(b / ((uint64_t)NPB * APB));
+		p->nofs[2] = 6 + 2 * NPB + p->off[1] * (NPB + 1);
+		p->off[2] = (uint32_t)(b / APB % NPB);
+		p->nofs[3] = 7 + 2 * NPB + p->off[1] * (NPB + 1) + p->off[2];
+		p->off[3] = (uint32_t)(b % APB);
+		return 1;
+	}
+	return -1;
+}
+
+int eng_map_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int create,
+		 le32 **slot, struct eng_blk **owner, uint32_t *ofs)
+{
+	struct eng_blk *inode, *cur;
+	struct eng_ilayout l;
+	struct npath p;
+	le32 *ps;
+	int r, err, is_dir;
+
+	err = eng_inode_get(w, ino, &inode);
+	if (err)
+		return err;
+	eng_inode_layout(eng_node(inode), w->fs->features, &l);
+	is_dir = S_ISDIR(f2_le16(eng_node(inode)->i.i_mode));
+	r = get_path(fofs, l.addrs, &p);
+	if (r < 0)
+		return eng_fail(w, F2_ERANGE, "ino %u: block %llu beyond the largest file", ino,
+			       (unsigned long long)fofs);
+	if (r == 0) {
+		*slot = ENG_IADDR(eng_node(inode), l.extra + fofs);
+		*owner = inode;
+		*ofs = (uint32_t)fofs;
+		return 0;
+	}
+	cur = inode;
+	ps = ENG_INID(eng_node(inode), p.root);
+	for (int k = 1; k <= p.level; k++) {
+		uint32_t nid = f2_le32(*ps);
+		struct eng_blk *next;
+
+		if (!nid) {
+			if (!create) {
+				*slot = NULL;
+				*owner = NULL;
+				return 0;
+			}
+			err = eng_node_new(w, ino, p.nofs[k], is_dir, &nid, &next);
+			if (err)
+				return err;
+			f2_set_le32(*ps, nid);
+			cur->dirty = 1;
+			add_iblocks(inode, 1);
+		} else {
+			err = eng_node_get(w, nid, ino, &next);
+			if (err)
+				return err;
+			if (f2_node_ofs(eng_node(next)) != p.nofs[k])
+				return eng_fail(w, F2_ECORRUPT,
+					       "ino %u: nid %u at node offset %u, expected %u",
+					       ino, nid, f2_node_ofs(eng_node(next)), p.nofs[k]);
+		}
+		cur = next;
+		if (k < p.level)
+			ps = ENG_NADDR(eng_node(cur), p.off[k]);
+	}
+	*slot = ENG_NADDR(eng_node(cur), p.off[p.level]);
+	*owner = cur;
+	*ofs = p.off[p.level];
+	return 0;
+}
+
+static int node_version(struct f2_engine *w, uint32_t nid, uint8_t *ver)
+{
+	struct eng_nat *e;
+	int err = eng_nat_get(w, nid, &e);
+
+	if (!err)
+		*ver = e->version;
+	return err;
+}
+
+/* The inode's extent cache (i_ext) must not name blocks that move or go:
+ * drop it when it covers file blocks [from, to). */
+static void drop_extent(struct eng_blk *inode, uint64_t from, uint64_t to)
+{
+	struct f2_extent *x = &eng_node(inode)->i.i_ext;
+	uint64_t s = f2_le32(x->fofs), n = f2_le32(x->len);
+
+	if (n && s < to && from < s + n) {
+		memset(x, 0, sizeof(*x));
+		inode->dirty = 1;
+	}
+}
+
+/* Point fofs at a freshly allocated block of log t; *addr gets it. */
+static int place_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int t, uint32_t *addr)
+{
+	struct eng_blk *owner, *inode;
+	le32 *slot;
+	uint32_t ofs, old;
+	uint8_t ver;
+	int err = eng_map_block(w, ino, fofs, 1, &slot, &owner, &ofs);
+
+	if (err)
+		return err;
+	old = f2_le32(*slot);
+	err = eng_inode_get(w, ino, &inode);
+	if (err)
+		return err;
+	drop_extent(inode, fofs, fofs + 1);
+	if (old == F2_NULL_ADDR || old == F2_NEW_ADDR)
+		add_iblocks(inode, 1);
+	else if ((err = eng_invalidate(w, old)))
+		return err;
+	err = node_version(w, (uint32_t)owner->key, &ver);
+	if (err)
+		return err;
+	err = eng_alloc_block(w, t, (uint32_t)owner->key, (uint16_t)ofs, ver, addr);
+	if (err)
+		return err;
+	f2_set_le32(*slot, *addr);
+	owner->dirty = 1;
+	return 0;
+}
+
+int eng_write_block_at(struct f2_engine *w, uint32_t ino, uint64_t fofs, int t, const void *buf)
+{
+	uint32_t addr;
+	int err = place_block(w, ino, fofs, t, &addr);
+
+	if (err)
+		return err;
+	err = f2_io_write_block(w->fs->io, addr, buf);
+	if (err)
+		return eng_fail(w, err, "ino %u block %llu: write to %u failed", ino,
+			       (unsigned long long)fofs, addr);
+	return 0;
+}
+
+int eng_read_file_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, void *buf, int *hole)
+{
+	struct eng_blk *b = eng_map_get(&w->dblks, (uint64_t)ino << 32 | fofs), *owner;
+	le32 *slot;
+	uint32_t ofs, addr;
+	int err;
+
+	if (hole)
+		*hole = 0;
+	if (b && fofs <= UINT32_MAX) {
+		memcpy(buf, b->data, F2_BLKSIZE);
+		return 0;
+	}
+	err = eng_map_block(w, ino, fofs, 0, &slot, &owner, &ofs);
+	if (err)
+		return err;
+	addr = slot ? f2_le32(*slot) : F2_NULL_ADDR;
+	if (addr == F2_NULL_ADDR || addr == F2_NEW_ADDR) {
+		memset(buf, 0, F2_BLKSIZE);
+		if (hole)
+			*hole = 1;
+		return 0;
+	}
+	if (!f2_fs_in_main(w->fs, addr))
+		return eng_fail(w, F2_ECORRUPT, "ino %u block %llu: address %u outside main",
+			       ino, (unsigned long long)fofs, addr);
+	err = f2_fs_read_block(w->fs, addr, buf);
+	if (err)
+		return eng_fail(w, err, "ino %u: %s", ino, w->fs->why);
+	return 0;
+}
+
+/* ---- truncation --------------------------------------------------------- */
+static int free_addrs(struct f2_engine *w, struct eng_blk *inode, struct eng_blk *b, le32 *a,
+		      uint32_t n, uint64_t base, uint64_t from)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t addr = f2_le32(a[i]);
+		int err;
+
+		if (base + i < from || addr == F2_NULL_ADDR)
+			continue;
+		err = eng_invalidate(w, addr);
+		if (err)
+			return err;
+		a[i] = 0;
+		b->dirty = 1;
+		add_iblocks(inode, -1);
+	}
+	return 0;
+}
+
+/* Free the part >= from of the subtree at nid (depth 0 direct, 1
+ * indirect, 2 double indirect) covering file blocks from base; the node
+ * itself goes when all of it does. */
+static int trunc_tree(struct f2_engine *w, struct eng_blk *inode, uint32_t nid, int depth,
+		      uint64_t base, uint64_t from, int *freed)
+{
+	uint64_t child = depth == 0 ? 1 : depth == 1 ? APB : (uint64_t)NPB * APB;
+	struct eng_blk *b;
+	int err;
+
+	*freed = 0;
+	if (base + child * NPB <= from)
+		return 0;
+	err = eng_node_get(w, nid, inode->ino, &b);
+	if (err)
+		return err;
+	if (depth == 0) {
+		err = free_addrs(w, inode, b, ENG_NADDR(eng_node(b), 0), APB, base, from);
+	} else {
+		for (uint32_t i = 0; i < NPB && !err; i++) {
+			uint32_t c = f2_le32(eng_node(b)->in.nid[i]);
+			int gone;
+
+			if (!c)
+				continue;
+			err = trunc_tree(w, inode, c, depth - 1, base + i * child, from, &gone);
+			if (!err && gone) {
+				eng_node(b)->in.nid[i] = 0;
+				b->dirty = 1;
+			}
+		}
+	}
+	if (err || from > base)
+		return err;
+	add_iblocks(inode, -1);
+	*freed = 1;
+	return eng_node_free(w, nid);
+}
+
+int eng_truncate_blocks(struct f2_engine *w, uint32_t ino, uint64_t from)
+{
+	static const int depth[5] = { 0, 0, 1, 1, 2 };
+	struct eng_blk *inode;
+	struct eng_ilayout l;
+	uint64_t base;
+	int err = eng_inode_get(w, ino, &inode);
+
+	if (err)
+		return err;
+	eng_inode_layout(eng_node(inode), w->fs->features, &l);
+	if (eng_node(inode)->i.i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY))
+		return 0;
+	drop_extent(inode, from, UINT64_MAX);
+	/* cached directory blocks past the end go first */
+	if (w->dblks.n) {
+		struct eng_blk **v = (struct eng_blk **)eng_map_values(&w->dblks);
+		size_t n = w->dblks.n;
+
+		if (!v)
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++)
+			if (v[i]->ino == ino && v[i]->fofs >= from) {
+				eng_map_del(&w->dblks, v[i]->key);
+				free(v[i]);
+				w->cached--;
+			}
+		free(v);
+	}
+	err = free_addrs(w, inode, inode, ENG_IADDR(eng_node(inode), l.extra), l.addrs, 0, from);
+	base = l.addrs;
+	for (int r = 0; r < 5 && !err; r++) {
+		uint64_t span = depth[r] == 0 ? APB : depth[r] == 1 ? (uint64_t)NPB * APB :
+				(uint64_t)NPB * NPB * APB;
+		uint32_t nid = f2_le32(eng_node(inode)->i.i_nid[r]);
+		int gone;
+
+		if (nid) {
+			err = trunc_tree(w, inode, nid, depth[r], base, from, &gone);
+			if (!err && gone) {
+				eng_node(inode)->i.i_nid[r] = 0;
+				inode->dirty = 1;
+			}
+		}
+		base += span;
+	}
+	return err;
+}
+
+/* ---- writes --------------------------------------------------------------- */
+static uint8_t *inline_area(struct eng_blk *inode, const struct eng_ilayout *l)
+{
+	return (uint8_t *)&eng_node(inode)->i.i_addr[l->extra + 1];
+}
+
+static int data_log(struct eng_blk *inode)
+{
+	uint8_t adv = eng_node(inode)->i.i_advise;
+
+	if (S_ISDIR(f2_le16(eng_node(inode)->i.i_mode)))
+		return F2_CURSEG_HOT_DATA;
+	if (adv & F2_ADVISE_COLD)
+		return F2_CURSEG_COLD_DATA;
+	if (adv & F2_ADVISE_HOT)
+		return F2_CURSEG_HOT_DATA;
+	return F2_CURSEG_WARM_DATA;
+}
+
+/* Move inline data (if any) into block 0 and drop the inline flags. */
+static int convert_inline(struct f2_engine *w, uint32_t ino, struct eng_blk *inode)
+{
+	struct f2_inode *i = &eng_node(inode)->i;
+	struct eng_ilayout l;
+	uint64_t size = f2_le64(i->i_size);
+	uint8_t *blk;
+	int err = 0;
+
+	eng_inode_layout(eng_node(inode), w->fs->features, &l);
+	blk = calloc(1, F2_BLKSIZE);
+	if (!blk)
+		return -ENOMEM;
+	memcpy(blk, inline_area(inode, &l), size < l.inline_bytes ? size : l.inline_bytes);
+	memset(inline_area(inode, &l), 0, l.inline_bytes);
+	i->i_inline &= (uint8_t)~(F2_INLINE_DATA | F2_DATA_EXIST);
+	inode->dirty = 1;
+	if (size)
+		err = eng_write_block_at(w, ino, 0, data_log(inode), blk);
+	free(blk);
+	return err;
+}
+
+int eng_place_data(struct f2_engine *w, uint32_t ino, uint64_t fofs, uint32_t *addr)
+{
+	struct eng_blk *inode;
+	int err = eng_inode_get(w, ino, &inode);
+
+	if (!err && (eng_node(inode)->i.i_inline & F2_INLINE_DATA)) {
+		err = convert_inline(w, ino, inode);
+		if (!err)	/* its write may have moved the cached inode */
+			err = eng_inode_get(w, ino, &inode);
+	}
+	return err ? err : place_block(w, ino, fofs, data_log(inode), addr);
+}
+
+static int write_partial(struct f2_engine *w, uint32_t ino, int t, uint64_t fofs, uint32_t at,
+			 const uint8_t *src, uint32_t n)
+{
+	uint8_t *blk = malloc(F2_BLKSIZE);
+	int err;
+
+	if (!blk)
+		return -ENOMEM;
+	err = eng_read_file_block(w, ino, fofs, blk, NULL);
+	if (!err) {
+		memcpy(blk + at, src, n);
+		err = eng_write_block_at(w, ino, fofs, t, blk);
+	}
+	free(blk);
+	return err;
+}
+
+int f2_engine_write(struct f2_engine *w, uint32_t ino, uint64_t off, const void *buf, size_t len)
+{
+	const uint8_t *src = buf;
+	struct eng_blk *inode;
+	struct eng_ilayout l;
+	uint64_t size, end = off + len, run_start = 0;
+	uint32_t run_n = 0;
+	const uint8_t *run_src = NULL;
+	int err, t;
+
+	err = eng_maybe_writeback(w);
+	if (err)
+		return err;
+	err = eng_inode_get(w, ino, &inode);
+	if (err)
+		return err;
+	if (S_ISDIR(f2_le16(eng_node(inode)->i.i_mode)))
+		return eng_fail(w, -EISDIR, "ino %u: a directory", ino);
+	eng_inode_layout(eng_node(inode), w->fs->features, &l);
+	size = f2_le64(eng_node(inode)->i.i_size);
+	if (!len)
+		return 0;
+	if (eng_node(inode)->i.i_inline & F2_INLINE_DATA) {
+		if (end <= l.inline_bytes) {
+			memcpy(inline_area(inode, &l) + off, src, len);
+			eng_node(inode)->i.i_inline |= F2_DATA_EXIST;
+			if (end > size)
+				f2_set_le64(eng_node(inode)->i.i_size, end);
+			inode->dirty = 1;
+			return 0;
+		}
+		err = convert_inline(w, ino, inode);
+		if (err)
+			return err;
+	}
+	t = data_log(inode);
+	while (off < end) {
+		uint64_t fofs = off / F2_BLKSIZE;
+		uint32_t at = (uint32_t)(off % F2_BLKSIZE), n = F2_BLKSIZE - at, addr;
+
+		if (n > end - off)
+			n = (uint32_t)(end - off);
+		if (n < F2_BLKSIZE) {
+			/* partial block: read, modify, write */
+			if (run_n && (err = f2_io_write(w->fs->io, run_start * F2_BLKSIZE, run_src,
+						       (size_t)run_n * F2_BLKSIZE)))
+				return eng_fail(w, err, "ino %u: data write failed", ino);
+			run_n = 0;
+			err = write_partial(w, ino, t, fofs, at, src, n);
+			if (err)
+				return err;
+		} else {
+			err = place_block(w, ino, fofs, t, &addr);
+			if (err)
+				return err;
+			if (run_n && (addr != run_start + run_n || run_n == BATCH)) {
+				err = f2_io_write(w->fs->io, run_start * F2_BLKSIZE, run_src,
+						  (size_t)run_n * F2_BLKSIZE);
+				if (err)
+					return eng_fail(w, err, "ino %u: data write failed", ino);
+				run_n = 0;
+			}
+			if (!run_n) {
+				run_start = addr;
+				run_src = src;
+			}
+			run_n++;
+		}
+		src += n;
+		off += n;
+	}
+	if (run_n && (err = f2_io_write(w->fs->io, run_start * F2_BLKSIZE, run_src,
+				       (size_t)run_n * F2_BLKSIZE)))
+		return eng_fail(w, err, "ino %u: data write failed", ino);
+	err = eng_inode_get(w, ino, &inode);
+	if (err)
+		return err;
+	if (end > f2_le64(eng_node(inode)->i.i_size)) {
+		f2_set_le64(eng_node(inode)->i.i_size, end);
+		inode->dirty = 1;
+	}
+	return 0;
+}
+
+int f2_engine_truncate(struct f2_engine *w, uint32_t ino, uint64_t size)
+{
+	struct eng_blk *inode;
+	struct eng_ilayout l;
+	uint64_t old;
+	int err = eng_maybe_writeback(w);
+
+	if (err || (err = eng_inode_get(w, ino, &inode)))
+		return err;
+	if (S_ISDIR(f2_le16(eng_node(inode)->i.i_mode)))
+		return eng_fail(w, -EISDIR, "ino %u: a directory", ino);
+	eng_inode_layout(eng_node(inode), w->fs->features, &l);
+	old = f2_le64(eng_node(inode)->i.i_size);
+	if (eng_node(inode)->i.i_inline & F2_INLINE_DATA) {
+		if (size > l.inline_bytes) {
+			err = convert_inline(w, ino, inode);
+			if (err)
+				return err;
+		} else if (size < old) {
+			memset(inline_area(inode, &l) + size, 0, l.inline_bytes - size);
+		}
+	}
+	if (!(eng_node(inode)->i.i_inline & F2_INLINE_DATA) && size < old) {
+		err = eng_truncate_blocks(w, ino, (size + F2_BLKSIZE - 1) / F2_BLKSIZE);
+		if (!err && size % F2_BLKSIZE) {
+			uint8_t *blk = malloc(F2_BLKSIZE);
+			int hole;
+
+			if (!blk)
+				return -ENOMEM;
+			err = eng_read_file_block(w, ino, size / F2_BLKSIZE, blk, &hole);
+			if (!err && !hole) {
+				memset(blk + size % F2_BLKSIZE, 0, F2_BLKSIZE - size % F2_BLKSIZE);
+				err = eng_write_block_at(w, ino, size / F2_BLKSIZE, data_log(inode),
+							blk);
+			}
+			free(blk);
+		}
+		if (err)
+			return err;
+	}
+	err = eng_inode_get(w, ino, &inode);
+	if (err)
+		return err;
+	f2_set_le64(eng_node(inode)->i.i_size, size);
+	inode->dirty = 1;
+	return 0;
+}

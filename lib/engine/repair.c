@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * engine/repair.c - write-engine primitives for fsck.f2fs's repairs
+ * (f2/repair.h): setting SIT entries, the free map, counters and NAT
+ * entries to what a full walk found, resetting reserved NAT entries,
+ * user_block_count, moving a log off a shared segment, loading a node
+ * whose footer is wrong, moving a data block, editing directory slots
+ * and recomputing nat_bits.  Built on the engine's internals (engine/internal.h) without
+ * changing them; everything is committed by f2_engine_checkpoint().
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "f2/bitmap.h"
+#include "f2/errors.h"
+#include "f2/file.h"
+#include "f2/repair.h"
+#include "internal.h"
+
+#define XATTR_OFS	0x1fffffffu
+
+
+int f2_engine_repair_seg(struct f2_engine *w, uint32_t segno, const uint8_t *map, int type)
+{
+	struct eng_sit *e;
+	uint32_t n = 0;
+	int err = eng_sit_entry(w, segno, &e);
+
+	if (err)
+		return err;
+	for (int i = 0; i < F2_SIT_VBLOCK_MAP_SIZE; i++)
+		n += (uint32_t)__builtin_popcount(map[i]);
+	memcpy(e->map, map, sizeof(e->map));
+	e->vblocks = (uint16_t)n;
+	if (type >= 0)
+		e->type = (uint8_t)type;
+	else if (e->type >= F2_NR_CURSEG)
+		e->type = F2_CURSEG_HOT_DATA;
+	e->dirty = 1;
+	if (n && f2_test_bit_lsb(w->freemap, segno)) {
+		f2_clear_bit_lsb(w->freemap, segno);
+		w->free_segs--;
+	}
+	return 0;
+}
+
+int f2_engine_repair_cursegs(struct f2_engine *w)
+{
+	for (int t = 0; t < F2_NR_CURSEG; t++) {
+		struct eng_curseg *c = &w->cur[t];
+		struct eng_sit *e;
+		int err, past = 0;
+
+		if (c->segno == F2_NULL_SEGNO)
+			continue;
+		err = eng_sit_entry(w, c->segno, &e);
+		if (err)
+			return err;
+		if (e->type != t) {
+			e->type = (uint8_t)t;
+			e->dirty = 1;
+		}
+		for (uint32_t b = c->blkoff; b < F2_BLKS_PER_SEG && !past; b++)
+			past = f2_test_bit_msb(e->map, b);
+		if (past && (err = eng_seg_reopen(w, t)))
+			return err;
+	}
+	return 0;
+}
+
+void f2_engine_repair_counts(struct f2_engine *w, uint64_t blocks, uint32_t nodes, uint32_t inodes)
+{
+	w->valid_blocks = blocks;
+	w->valid_nodes = nodes;
+	w->valid_inodes = inodes;
+}
+
+int f2_engine_repair_nat(struct f2_engine *w, uint32_t nid, uint32_t ino, uint32_t blkaddr)
+{
+	struct eng_nat *e;
+	int err = eng_nat_get(w, nid, &e);
+
+	if (err)
+		return err;
+	if (blkaddr == F2_NULL_ADDR) {
+		struct eng_blk *b = eng_map_del(&w->nodes, nid);
+
+		if (b) {
+			free(b);
+			w->cached--;
+		}
+		if (e->blkaddr != F2_NULL_ADDR)
+			e->version++;
+		ino = 0;
+	}
+	e->ino = ino;
+	e->blkaddr = blkaddr;
+	e->dirty = 1;
+	return 0;
+}
+
+int f2_engine_repair_root(struct f2_engine *w, uint32_t root, const struct f2_wattr *a)
+{
+	struct eng_nat *e;
+	struct eng_blk *b;
+	int err;
+
+	if (!S_ISDIR(a->mode))
+		return eng_fail(w, -EINVAL, "root ino %u: mode 0%o is not a directory", root, a->mode);
+	/* the old node (and any cached copy) goes; nid root is taken again
+	 * (the free-nid search never hands out the root's) */
+	err = f2_engine_repair_nat(w, root, 0, F2_NULL_ADDR);
+	if (!err)
+		err = eng_nat_get(w, root, &e);
+	if (err)
+		return err;
+	e->ino = root;
+	e->blkaddr = F2_NEW_ADDR;
+	e->dirty = 1;
+	w->valid_nodes++;
+	w->valid_inodes++;
+	err = eng_node_attach(w, root, root, 0, 1, &b);
+	if (err)
+		return err;
+	eng_inode_init(w, b, root, "", 0, a);
+	return eng_dir_init_block(w, b, root);
+}
+
+int f2_engine_repair_nat_reserved(struct f2_engine *w, uint32_t nid)
+{
+	struct eng_nat *e;
+	int err;
+
+	if (nid != 0 && nid != F2_NODE_INO && nid != F2_META_INO)
+		return eng_fail(w, F2_ERANGE, "nid %u is not reserved", nid);
+	err = eng_nat_get_any(w, nid, &e);
+	if (err)
+		return err;
+	e->ino = nid;
+	e->blkaddr = nid ? 1 : F2_NULL_ADDR;
+	e->dirty = 1;
+	return 0;
+}
+
+void f2_engine_repair_user_blocks(struct f2_engine *w, uint64_t blocks)
+{
+	w->user_blocks = blocks;
+}
+
+int f2_engine_repair_curseg_move(struct f2_engine *w, int t)
+{
+	uint32_t old;
+
+	if (t < 0 || t >= F2_NR_CURSEG)
+		return eng_fail(w, F2_ERANGE, "log %d", t);
+	old = w->cur[t].segno;
+	w->cur[t].segno = F2_NULL_SEGNO;	/* nothing of the old one is written */
+	/* a log keeping the segment gets its own summary from the checkpoint
+	 * (the read path gives a shared segment the first log's) */
+	for (int u = 0; u < F2_NR_CURSEG; u++)
+		if (u != t && w->cur[u].segno == old && w->fs->curseg[u].have_sum) {
+			w->cur[u].sum = w->fs->curseg[u].sum;
+			w->cur[u].sum.footer.entry_type = u >= F2_CURSEG_HOT_NODE ?
+							  F2_SUM_TYPE_NODE : F2_SUM_TYPE_DATA;
+		}
+	return eng_seg_reopen(w, t);
+}
+
+/* Kernel rule: offsets 3, 4 + N, 5 + 2N and every (N + 1)-th one after
+ * 6 + 2N are indirect nodes (N nids per block). */
+static int is_dnode(uint32_t ofs)
+{
+	const uint32_t n = F2_NIDS_PER_BLOCK;
+
+	if (ofs == 3 || ofs == 4 + n || ofs == 5 + 2 * n)
+		return 0;
+	if (ofs >= 6 + 2 * n && (ofs - (6 + 2 * n)) % (n + 1))
+		return 0;
+	return 1;
+}
+
+int f2_engine_repair_node(struct f2_engine *w, uint32_t nid, uint32_t ino, uint32_t ofs,
+		       struct f2_node **out)
+{
+	struct eng_blk *b = eng_map_get(&w->nodes, nid);
+	struct eng_nat *e;
+	struct f2_node *n;
+	uint32_t flag;
+	int err;
+
+	if (!b) {
+		err = eng_nat_get(w, nid, &e);
+		if (err)
+			return err;
+		if (!f2_fs_in_main(w->fs, e->blkaddr))
+			return eng_fail(w, F2_ECORRUPT, "nid %u: block address %u not in the main "
+				       "area", nid, e->blkaddr);
+		if (e->ino != ino)
+			return eng_fail(w, F2_ECORRUPT, "nid %u: NAT owner %u, expected %u", nid,
+				       e->ino, ino);
+		b = malloc(sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		err = f2_fs_read_block(w->fs, e->blkaddr, b->data);
+		if (err) {
+			free(b);
+			return eng_fail(w, err, "nid %u: %s", nid, w->fs->why);
+		}
+		b->key = nid;
+		b->kind = 'n';
+		b->ino = ino;
+		err = eng_map_put(&w->nodes, nid, b);
+		if (err) {
+			free(b);
+			return err;
+		}
+		w->cached++;
+	}
+	n = eng_node(b);
+	flag = f2_le32(n->footer.flag) & ((1u << F2_FOOTER_OFFSET_SHIFT) - 1);
+	f2_set_le32(n->footer.nid, nid);
+	f2_set_le32(n->footer.ino, ino);
+	f2_set_le32(n->footer.flag, ofs << F2_FOOTER_OFFSET_SHIFT | flag);
+	b->log = !is_dnode(ofs) && ofs != XATTR_OFS ? F2_CURSEG_COLD_NODE :
+		 (flag & F2_FOOTER_COLD) ? F2_CURSEG_WARM_NODE : F2_CURSEG_HOT_NODE;
+	b->dirty = 1;
+	*out = n;
+	return 0;
+}
+
+int f2_engine_repair_move(struct f2_engine *w, uint32_t ino, uint64_t fofs, int is_dir)
+{
+	uint8_t *buf = malloc(F2_BLKSIZE);
+	struct eng_blk *inode;
+	int hole, err, t;
+
+	if (!buf)
+		return -ENOMEM;
+	err = eng_inode_get(w, ino, &inode);
+	if (!err)
+		err = eng_read_file_block(w, ino, fofs, buf, &hole);
+	if (!err && hole)
+		err = eng_fail(w, F2_ECORRUPT, "ino %u block %llu: a hole", ino,
+			      (unsigned long long)fofs);
+	if (!err) {
+		t = is_dir ? F2_CURSEG_HOT_DATA :
+		    (eng_node(inode)->i.i_advise & F2_ADVISE_COLD) ? F2_CURSEG_COLD_DATA :
+		    F2_CURSEG_WARM_DATA;
+		err = eng_write_block_at(w, ino, fofs, t, buf);
+	}
+	free(buf);
+	return err;
+}
+
+/* The cached directory block fofs of dir; *out NULL for a hole. */
+static int dblk(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng_blk **out)
+{
+	uint64_t key = (uint64_t)dir << 32 | fofs;
+	struct eng_blk *b = eng_map_get(&w->dblks, key);
+	int hole, err;
+
+	*out = b;
+	if (b)
+		return 0;
+	b = malloc(sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	err = eng_read_file_block(w, dir, fofs, b->data, &hole);
+	if (err || hole) {
+		free(b);
+		return err;
+	}
+	b->key = key;
+	b->kind = 'd';
+	b->dirty = 0;
+	b->log = F2_CURSEG_HOT_DATA;
+	b->ino = dir;
+	b->fofs = (uint32_t)fofs;
+	err = eng_map_put(&w->dblks, key, b);
+	if (err) {
+		free(b);
+		return err;
+	}
+	w->cached++;
+	*out = b;
+	return 0;
+}
+
+static int iter_area(struct f2_repair_slot *s, int (*fn)(void *, struct f2_repair_slot *),
+		     void *arg, int *changed)
+{
+	for (uint32_t i = 0; i < s->nr; i++) {
+		int r;
+
+		if (!f2_test_bit_lsb(s->bitmap, i))
+			continue;
+		s->slot = i;
+		r = fn(arg, s);
+		if (r < 0)
+			return r;
+		if (r)
+			*changed = 1;
+	}
+	return 0;
+}
+
+int f2_engine_repair_dir_iter(struct f2_engine *w, uint32_t dir,
+			   int (*fn)(void *arg, struct f2_repair_slot *s), void *arg)
+{
+	struct eng_blk *inode, *b;
+	struct f2_repair_slot s;
+	struct f2_inode *i;
+	uint64_t nblocks;
+	int err = eng_inode_get(w, dir, &inode), changed;
+
+	if (err)
+		return err;
+	i = &eng_node(inode)->i;
+	if (!S_ISDIR(f2_le16(i->i_mode)))
+		return eng_fail(w, -ENOTDIR, "ino %u is not a directory", dir);
+	if (i->i_inline & F2_INLINE_DENTRY) {
+		struct eng_ilayout l;
+		struct f2_inline_dentry_geom g;
+		uint8_t *p;
+
+		eng_inode_layout(eng_node(inode), w->fs->features, &l);
+		p = (uint8_t *)&i->i_addr[l.extra + 1];
+		f2_inline_dentry_geom(l.inline_bytes, &g);
+		s.bidx = UINT64_MAX;
+		s.nr = g.nr;
+		s.bitmap = p;
+		s.de = (struct f2_dir_entry *)(p + g.dentry_off);
+		s.names = (uint8_t (*)[F2_SLOT_LEN])(p + g.name_off);
+		changed = 0;
+		err = iter_area(&s, fn, arg, &changed);
+		if (changed)
+			inode->dirty = 1;
+		return err;
+	}
+	nblocks = (f2_le64(i->i_size) + F2_BLKSIZE - 1) / F2_BLKSIZE;
+	if (nblocks > UINT32_MAX)
+		return eng_fail(w, F2_ECORRUPT, "directory ino %u: size %llu", dir,
+			       (unsigned long long)f2_le64(i->i_size));
+	for (uint64_t f = 0; f < nblocks; f++) {
+		struct f2_dentry_block *d;
+
+		err = dblk(w, dir, f, &b);
+		if (err)
+			return err;
+		if (!b)
+			continue;
+		d = (struct f2_dentry_block *)b->data;
+		s.bidx = f;
+		s.nr = F2_NR_DENTRY_IN_BLOCK;
+		s.bitmap = d->dentry_bitmap;
+		s.de = d->dentry;
+		s.names = d->filename;
+		changed = 0;
+		err = iter_area(&s, fn, arg, &changed);
+		if (changed)
+			b->dirty = 1;
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int f2_engine_repair_dir_add(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t len,
+			  uint32_t ino, uint8_t type)
+{
+	return eng_dir_add(w, dir, name, len, ino, type);
+}
+
+struct nb_count {
+	uint32_t *used;
+	uint32_t nblocks;
+};
+
+static int nb_one(void *arg, const struct f2_nat_info *ni)
+{
+	struct nb_count *c = arg;
+	uint32_t b = ni->nid / F2_NAT_ENTRIES_PER_BLOCK;
+
+	if (ni->nid && ni->blkaddr != F2_NULL_ADDR && b < c->nblocks)
+		c->used[b]++;
+	return 0;
+}
+
+int f2_engine_repair_nat_bits(struct f2_engine *w)
+{
+	uint8_t *full = w->nat_bits + F2_NAT_BITS_CRC_SIZE, *empty = full + w->nat_bits_bytes;
+	struct nb_count c;
+	int err;
+
+	if (!w->nat_bits_on)
+		return 0;
+	c.nblocks = w->nat_bits_bytes * 8;
+	c.used = calloc(c.nblocks + 1, sizeof(*c.used));
+	if (!c.used)
+		return -ENOMEM;
+	err = f2_nat_iter(w->fs, nb_one, &c);
+	if (err) {
+		free(c.used);
+		return eng_fail(w, err, "nat_bits: %s", w->fs->why);
+	}
+	for (uint32_t b = 0; b < c.nblocks; b++) {
+		uint32_t used = c.used[b] + (b == 0);
+
+		if (used)
+			f2_clear_bit_lsb(empty, b);
+		else
+			f2_set_bit_lsb(empty, b);
+		if (used == F2_NAT_ENTRIES_PER_BLOCK)
+			f2_set_bit_lsb(full, b);
+		else
+			f2_clear_bit_lsb(full, b);
+	}
+	free(c.used);
+	return 0;
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * gc/victim.c - per-section utilisation from the SIT, the greedy and
+ * cost-benefit costs of the Linux 6.1 driver, and the planner that orders
+ * victims for a target (see f2/gc.h for the formulas).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "f2/errors.h"
+#include "f2/gc.h"
+
+void f2_gc_map_free(struct f2_gc_map *m)
+{
+	free(m->secs);
+	memset(m, 0, sizeof(*m));
+}
+
+int f2_gc_map_build(struct f2_fs *fs, struct f2_gc_map *m)
+{
+	uint32_t sps = f2_le32(fs->sb.segs_per_sec);
+	uint64_t elapsed;
+
+	memset(m, 0, sizeof(*m));
+	if (!fs->cp)
+		return f2_fs_fail(fs, F2_ENOCP, "cleaning needs a checkpoint");
+	if (!sps || sps > fs->main_segs)
+		return f2_fs_fail(fs, F2_ECORRUPT, "superblock: segs_per_sec %u with %u main segments",
+				  sps, fs->main_segs);
+	m->segs_per_sec = sps;
+	m->blocks_per_sec = sps * F2_BLKS_PER_SEG;
+	m->nsecs = fs->main_segs / sps;
+	m->secs = calloc(m->nsecs ? m->nsecs : 1, sizeof(*m->secs));
+	if (!m->secs)
+		return -ENOMEM;
+	m->min_mtime = UINT64_MAX;
+	m->max_mtime = 0;
+	for (uint32_t sec = 0; sec < m->nsecs; sec++) {
+		struct f2_gc_sec *s = &m->secs[sec];
+		uint64_t msum = 0;
+		int current = 0;
+
+		for (uint32_t i = 0; i < sps; i++) {
+			uint32_t segno = sec * sps + i;
+			struct f2_sit_info si;
+			int r = f2_sit_get(fs, segno, &si);
+
+			if (r) {
+				f2_gc_map_free(m);
+				return r;
+			}
+			if (si.vblocks > F2_BLKS_PER_SEG) {
+				f2_gc_map_free(m);
+				return f2_fs_fail(fs, F2_ERANGE, "segno %u: SIT says %u valid blocks (> %u)",
+						  segno, si.vblocks, F2_BLKS_PER_SEG);
+			}
+			s->valid += si.vblocks;
+			if (si.type >= F2_CURSEG_HOT_NODE)
+				s->valid_node += si.vblocks;
+			msum += si.mtime;
+			if (f2_curseg_of(fs, segno) >= 0)
+				current = 1;
+		}
+		s->mtime = msum / sps;
+		if (s->mtime < m->min_mtime)
+			m->min_mtime = s->mtime;
+		if (s->mtime > m->max_mtime)
+			m->max_mtime = s->mtime;
+		if (current)
+			s->state = F2_GC_SEC_CURRENT;
+		else if (!s->valid)
+			s->state = F2_GC_SEC_FREE;
+		else if (s->valid == m->blocks_per_sec)
+			s->state = F2_GC_SEC_FULL;
+		else
+			s->state = F2_GC_SEC_DIRTY;
+		m->count[s->state]++;
+		m->valid_blocks += s->valid;
+	}
+	/* the driver starts max_mtime at the checkpoint's elapsed time */
+	elapsed = f2_le64(fs->cp->elapsed_time);
+	if (elapsed > m->max_mtime)
+		m->max_mtime = elapsed;
+	if (m->min_mtime == UINT64_MAX)
+		m->min_mtime = 0;
+	return 0;
+}
+
+uint32_t f2_gc_cost(const struct f2_gc_map *m, uint32_t secno, enum f2_gc_policy policy)
+{
+	const struct f2_gc_sec *s = &m->secs[secno];
+	uint64_t vper, u, age = 0, mtime = s->mtime;
+
+	if (policy == F2_GC_GREEDY)
+		return s->valid;
+	vper = s->valid / m->segs_per_sec;	/* valid blocks per segment */
+	u = (vper * 100) >> F2_LOG_BLKS_PER_SEG;
+	if (m->max_mtime != m->min_mtime && mtime >= m->min_mtime && mtime <= m->max_mtime)
+		age = 100 - (100 * (mtime - m->min_mtime)) / (m->max_mtime - m->min_mtime);
+	return UINT32_MAX - (uint32_t)((100 * (100 - u) * age) / (100 + u));
+}
+
+unsigned f2_gc_hist_bucket(uint32_t valid, uint32_t blocks_per_sec)
+{
+	if (!valid)
+		return 0;
+	if (valid >= blocks_per_sec)
+		return F2_GC_HIST - 1;
+	/* (0,10%] -> 1, (10,20%] -> 2, ..., (90,100%) -> 10 */
+	return (unsigned)(((uint64_t)valid * 10 + blocks_per_sec - 1) / blocks_per_sec);
+}
+
+struct cand {
+	uint32_t cost, secno;
+};
+
+static int cand_cmp(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->cost != y->cost)
+		return x->cost < y->cost ? -1 : 1;
+	return x->secno < y->secno ? -1 : x->secno > y->secno;
+}
+
+void f2_gc_plan_free(struct f2_gc_plan *p)
+{
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Predicted state after cleaning the first k candidates that move `moved`. */
+static uint32_t filled_secs(uint64_t moved, uint32_t bps)
+{
+	return (uint32_t)((moved + bps - 1) / bps);
+}
+
+static int target_met(const struct f2_gc_map *m, const struct f2_gc_target *t,
+		      uint32_t free_now)
+{
+	int any = 0;
+
+	if (t->free_secs) {
+		any = 1;
+		if (free_now < t->free_secs)
+			return 0;
+	}
+	if (t->util_set) {
+		uint64_t used = m->nsecs > free_now ? m->nsecs - free_now : 0;
+
+		any = 1;
+		/* average utilisation of the sections in use, in percent */
+		if (used && m->valid_blocks * 100 < (uint64_t)t->util_pct * used * m->blocks_per_sec)
+			return 0;
+	}
+	return any;
+}
+
+int f2_gc_plan(const struct f2_gc_map *m, const struct f2_gc_target *t, struct f2_gc_plan *p)
+{
+	uint32_t nc = 0, bps = m->blocks_per_sec, free_now;
+	uint64_t moved = 0, moved_node = 0;
+	struct cand *c;
+
+	memset(p, 0, sizeof(*p));
+	c = malloc((m->count[F2_GC_SEC_DIRTY] ? m->count[F2_GC_SEC_DIRTY] : 1) * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	for (uint32_t s = 0; s < m->nsecs; s++) {
+		if (m->secs[s].state != F2_GC_SEC_CURRENT)
+			p->hist_before[f2_gc_hist_bucket(m->secs[s].valid, bps)]++;
+		if (m->secs[s].state == F2_GC_SEC_DIRTY && nc < m->count[F2_GC_SEC_DIRTY]) {
+			c[nc].secno = s;
+			c[nc].cost = f2_gc_cost(m, s, t->policy);
+			nc++;
+		}
+	}
+	p->free_before = m->count[F2_GC_SEC_FREE];
+	qsort(c, nc, sizeof(*c), cand_cmp);
+	p->v = malloc((nc ? nc : 1) * sizeof(*p->v));
+	if (!p->v) {
+		free(c);
+		return -ENOMEM;
+	}
+	free_now = p->free_before;
+	for (uint32_t i = 0; i < nc; i++) {
+		const struct f2_gc_sec *s = &m->secs[c[i].secno];
+
+		if (target_met(m, t, free_now))
+			break;
+		if (t->max_secs && p->nvictims >= t->max_secs)
+			break;
+		p->v[p->nvictims].secno = c[i].secno;
+		p->v[p->nvictims].valid = s->valid;
+		p->v[p->nvictims].cost = c[i].cost;
+		p->nvictims++;
+		moved += s->valid;
+		moved_node += s->valid_node;
+		free_now = p->free_before + p->nvictims - filled_secs(moved, bps);
+	}
+	free(c);
+	p->blocks_moved = moved;
+	p->node_blocks_moved = moved_node;
+	p->secs_filled = filled_secs(moved, bps);
+	p->free_after = free_now;
+	p->reached = target_met(m, t, free_now);
+	if (!t->free_secs && !t->util_set)	/* "everything": met when no candidate is left */
+		p->reached = p->nvictims == nc;
+
+	memcpy(p->hist_after, p->hist_before, sizeof(p->hist_after));
+	for (uint32_t i = 0; i < p->nvictims; i++) {
+		p->hist_after[f2_gc_hist_bucket(p->v[i].valid, bps)]--;
+		p->hist_after[0]++;
+	}
+	if (moved) {
+		uint32_t full = (uint32_t)(moved / bps), rest = (uint32_t)(moved % bps);
+
+		p->hist_after[0] -= p->secs_filled;
+		p->hist_after[F2_GC_HIST - 1] += full;
+		if (rest)
+			p->hist_after[f2_gc_hist_bucket(rest, bps)]++;
+	}
+	return 0;
+}
