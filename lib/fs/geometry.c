@@ -129,42 +129,39 @@ static int fail(const char **why, const char *msg, int err)
 	return err;
 }
 
-int f2_geometry_compute(const struct f2_geom_params *p, struct f2_geom *g,
-			const char **why)
+/* The options geometry cannot work with at all. */
+static int check_params(const struct f2_geom_params *p, const char **why)
 {
-	const uint32_t blks_per_seg = F2_BLKS_PER_SEG;
-	uint32_t segs_per_zone, zone_bytes, sectors_per_blk;
-	uint64_t total_sectors = 0, zone_align, total_segments = 0;
-	uint64_t blocks_for_nat, meta_segs, meta_zones;
-	uint32_t sit_segs, max_sit_bitmap, max_nat_bitmap, usable_per_sec;
-	uint64_t usable;
-
-	memset(g, 0, sizeof(*g));
 	if (p->sector_size < 512 || p->sector_size > F2_BLKSIZE ||
 	    (p->sector_size & (p->sector_size - 1)))
 		return fail(why, "sector size must be a power of two from 512 to 4096", F2_EBADOPT);
 	if (p->ndevs < 1 || p->ndevs > F2_MAX_DEVICES)
 		return fail(why, "between 1 and 8 devices are supported", F2_EBADOPT);
 	if (p->segs_per_sec < 1 || p->secs_per_zone < 1 ||
-	    (uint64_t)p->segs_per_sec * p->secs_per_zone > (1u << 22) / blks_per_seg)
+	    (uint64_t)p->segs_per_sec * p->secs_per_zone > (1u << 22) / F2_BLKS_PER_SEG)
 		return fail(why, "segments per section and sections per zone must be positive "
 			    "and a zone at most 2 GiB", F2_EBADOPT);
 	if (p->overprovision < 0 || p->overprovision >= 100)
 		return fail(why, "overprovision ratio must be below 100 percent", F2_EBADOPT);
+	return 0;
+}
 
-	g->log_sectorsize = ilog2(p->sector_size);
-	sectors_per_blk = F2_BLKSIZE / p->sector_size;
-	g->log_sectors_per_block = ilog2(sectors_per_blk);
-	g->segs_per_sec = p->segs_per_sec;
-	g->secs_per_zone = p->secs_per_zone;
-	segs_per_zone = p->segs_per_sec * p->secs_per_zone;
-	zone_bytes = segs_per_zone * F2_SEG_SIZE;
+/*
+ * Segment 0 (the first zone boundary past the two superblock blocks) and
+ * the block range of every device; sets g->segment_count to whole zones.
+ */
+static int place_devices(const struct f2_geom_params *p, struct f2_geom *g,
+			 uint32_t segs_per_zone, const char **why)
+{
+	const uint32_t blks_per_seg = F2_BLKS_PER_SEG;
+	uint32_t zone_bytes = segs_per_zone * F2_SEG_SIZE;
+	uint32_t sectors_per_blk = F2_BLKSIZE / p->sector_size;
+	uint64_t total_sectors = 0, zone_align, total_segments = 0;
 
 	for (uint32_t i = 0; i < p->ndevs; i++)
 		total_sectors += p->devs[i].total_sectors;
 	g->block_count = total_sectors >> g->log_sectors_per_block;
 
-	/* segment0 starts at the first zone boundary past the two sb blocks */
 	zone_align = div_up(p->start_sector * F2_SECTOR_SIZE + 2 * F2_BLKSIZE,
 			    zone_bytes) * zone_bytes - p->start_sector * F2_SECTOR_SIZE;
 	if (p->zoned && p->ndevs > 1)
@@ -194,19 +191,20 @@ int f2_geometry_compute(const struct f2_geom_params *p, struct f2_geom *g,
 		return fail(why, "f2fs addresses at most 16 TiB with 4 KiB blocks", F2_ETOOBIG);
 	if (total_segments < MIN_SEGMENTS)
 		return fail(why, "fewer segments than the minimum of 9", F2_ETOOSMALL);
-
 	g->segment_count = (uint32_t)(total_segments / segs_per_zone * segs_per_zone);
-	g->segment_count_ckpt = NR_CP_PACKS;
-	g->sit_blkaddr = g->segment0_blkaddr + g->segment_count_ckpt * blks_per_seg;
-	sit_segs = (uint32_t)div_up(div_up(g->segment_count, F2_SIT_ENTRIES_PER_BLOCK),
-				    blks_per_seg);
-	g->segment_count_sit = sit_segs * 2;
-	g->nat_blkaddr = g->sit_blkaddr + g->segment_count_sit * blks_per_seg;
+	return 0;
+}
+
+/* The NAT area's size and the checkpoint payload its bitmap needs. */
+static void size_nat(const struct f2_geom_params *p, struct f2_geom *g, uint32_t sit_segs)
+{
+	const uint32_t blks_per_seg = F2_BLKS_PER_SEG;
+	uint64_t blocks_for_nat;
+	uint32_t max_sit_bitmap, max_nat_bitmap;
 
 	blocks_for_nat = div_up((uint64_t)(g->segment_count - g->segment_count_ckpt -
 					   g->segment_count_sit) * blks_per_seg,
 				F2_NAT_ENTRIES_PER_BLOCK);
-
 	g->sit_bitmap_bytes = (sit_segs * blks_per_seg) / 8;
 	max_sit_bitmap = g->sit_bitmap_bytes > F2_MAX_BITMAP_IN_CP ?
 			 F2_MAX_BITMAP_IN_CP : g->sit_bitmap_bytes;
@@ -236,6 +234,23 @@ int f2_geometry_compute(const struct f2_geom_params *p, struct f2_geom *g,
 		g->segment_count_nat *= 2;
 	}
 	g->nat_bitmap_bytes = (g->segment_count_nat / 2 * blks_per_seg) / 8;
+}
+
+/* Checkpoint, SIT, NAT and SSA areas, then the main area in whole zones. */
+static int place_meta(const struct f2_geom_params *p, struct f2_geom *g,
+		      uint32_t segs_per_zone, const char **why)
+{
+	const uint32_t blks_per_seg = F2_BLKS_PER_SEG;
+	uint64_t meta_segs, meta_zones;
+	uint32_t sit_segs;
+
+	g->segment_count_ckpt = NR_CP_PACKS;
+	g->sit_blkaddr = g->segment0_blkaddr + g->segment_count_ckpt * blks_per_seg;
+	sit_segs = (uint32_t)div_up(div_up(g->segment_count, F2_SIT_ENTRIES_PER_BLOCK),
+				    blks_per_seg);
+	g->segment_count_sit = sit_segs * 2;
+	g->nat_blkaddr = g->sit_blkaddr + g->segment_count_sit * blks_per_seg;
+	size_nat(p, g, sit_segs);
 	g->ssa_blkaddr = g->nat_blkaddr + g->segment_count_nat * blks_per_seg;
 
 	if (g->segment_count < g->segment_count_ckpt + g->segment_count_sit +
@@ -269,15 +284,22 @@ int f2_geometry_compute(const struct f2_geom_params *p, struct f2_geom *g,
 	g->total_zones = (uint32_t)(g->segment_count / segs_per_zone - meta_zones);
 	g->section_count = g->total_zones * p->secs_per_zone;
 	g->segment_count_main = g->section_count * p->segs_per_sec;
+	return 0;
+}
 
-	/*
-	 * Usable segments, counted the way the reference does: every segment
-	 * of each regular device (including a tail that does not fill a zone)
-	 * and, on host-managed devices, the segments below each zone's
-	 * capacity, less the metadata.  Reserve and overprovision use them,
-	 * with the reserve in units of their average per section.
-	 */
-	usable = 0;
+/*
+ * Usable segments, counted the way the reference does: every segment of
+ * each regular device (including a tail that does not fill a zone) and, on
+ * host-managed devices, the segments below each zone's capacity, less the
+ * metadata.  Reserve and overprovision use them, with the reserve in units
+ * of their average per section; what is left is the users'.
+ */
+static int count_space(const struct f2_geom_params *p, struct f2_geom *g, const char **why)
+{
+	const uint32_t blks_per_seg = F2_BLKS_PER_SEG;
+	uint64_t usable = 0, meta_segs;
+	uint32_t usable_per_sec;
+
 	for (uint32_t i = 0; i < p->ndevs; i++)
 		usable += p->devs[i].host_managed ? p->devs[i].zone_usable_segs :
 			  g->dev_total_segments[i];
@@ -304,7 +326,32 @@ int f2_geometry_compute(const struct f2_geom_params *p, struct f2_geom *g,
 		return fail(why, "overprovisioning leaves no space for data", F2_ETOOSMALL);
 	g->user_block_count = (uint64_t)(g->usable_segments - g->overprov_segments) *
 			      blks_per_seg;
+	return 0;
+}
 
+int f2_geometry_compute(const struct f2_geom_params *p, struct f2_geom *g,
+			const char **why)
+{
+	uint32_t segs_per_zone;
+	int err;
+
+	memset(g, 0, sizeof(*g));
+	err = check_params(p, why);
+	if (err)
+		return err;
+	g->log_sectorsize = ilog2(p->sector_size);
+	g->log_sectors_per_block = ilog2(F2_BLKSIZE / p->sector_size);
+	g->segs_per_sec = p->segs_per_sec;
+	g->secs_per_zone = p->secs_per_zone;
+	segs_per_zone = p->segs_per_sec * p->secs_per_zone;
+
+	err = place_devices(p, g, segs_per_zone, why);
+	if (!err)
+		err = place_meta(p, g, segs_per_zone, why);
+	if (!err)
+		err = count_space(p, g, why);
+	if (err)
+		return err;
 	place_logs(p, g, segs_per_zone);
 	return 0;
 }
