@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pass_quota.c - phase 11: the quota files (quota feature only).
+ * pass_quota.c - phase 10, the last: the quota files (quota feature only).
  *
  * Usage is summed per user, group and project id over every inode the
  * tree walk reached (ctx->inodes: walked and not damaged; the quota

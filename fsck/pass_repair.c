@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pass_repair.c - the last phase: every structural repair the phases
+ * pass_repair.c - phase 9: every structural repair the phases before it
  * recorded (repair.h), applied through the write engine and committed by
  * one checkpoint written last, so a crash at any write leaves the file
  * system as it was or as repaired.
@@ -21,6 +21,8 @@
  * When the newest checkpoint pack is damaged and the older one was
  * checked, the repair builds on the older one (as the kernel would mount
  * it) and its checkpoint replaces the damaged pack.
+ * The quota phase (pass_quota.c) runs after this one, on the repaired
+ * file system, and rewrites the quota files with a checkpoint of its own.
  */
 #include <errno.h>
 #include <stddef.h>
