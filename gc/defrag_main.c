@@ -123,15 +123,8 @@ static int parse(int argc, char **argv, struct defrag_cmd *c)
 		case 'h':
 			usage(stdout);
 			return 1;
-		case ':':
-			fprintf(stderr, "defrag.f2fs: option '%s' needs an argument\n", argv[optind - 1]);
-			usage(stderr);
-			return -1;
-		default:
-			if (optopt)
-				fprintf(stderr, "defrag.f2fs: unknown option '-%c'\n", optopt);
-			else
-				fprintf(stderr, "defrag.f2fs: unknown option '%s'\n", argv[optind - 1]);
+		default:	/* ':' or '?' */
+			sup_opt_bad("defrag.f2fs", ch, argv);
 			usage(stderr);
 			return -1;
 		}

@@ -118,15 +118,8 @@ int gc_parse(int argc, char **argv, struct gc_cmd *c)
 		case 'h':
 			gc_usage(stdout);
 			return 1;
-		case ':':
-			fprintf(stderr, "gc.f2fs: option '%s' needs an argument\n", argv[optind - 1]);
-			gc_usage(stderr);
-			return -1;
-		default:
-			if (optopt)
-				fprintf(stderr, "gc.f2fs: unknown option '-%c'\n", optopt);
-			else
-				fprintf(stderr, "gc.f2fs: unknown option '%s'\n", argv[optind - 1]);
+		default:	/* ':' or '?' */
+			sup_opt_bad("gc.f2fs", ch, argv);
 			gc_usage(stderr);
 			return -1;
 		}

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "opt.h"
 
 int sup_parse_u64(const char *s, uint64_t *out)
@@ -51,4 +52,14 @@ int sup_opt_u32(const char *prog, const char *s, const char *what, uint32_t min,
 		return -1;
 	*out = (uint32_t)v;
 	return 0;
+}
+
+void sup_opt_bad(const char *prog, int ch, char *const argv[])
+{
+	if (ch == ':')
+		fprintf(stderr, "%s: option '%s' needs an argument\n", prog, argv[optind - 1]);
+	else if (optopt && optopt != '?')
+		fprintf(stderr, "%s: unknown option '-%c'\n", prog, optopt);
+	else
+		fprintf(stderr, "%s: unknown option '%s'\n", prog, argv[optind - 1]);
 }

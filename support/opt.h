@@ -14,4 +14,9 @@ int sup_opt_u64(const char *prog, const char *s, const char *what, uint64_t min,
 		uint64_t max, uint64_t *out);
 int sup_opt_u32(const char *prog, const char *s, const char *what, uint32_t min,
 		uint32_t *out);
+
+/* After getopt_long (opterr = 0, optstring starting with ':') returned ch,
+ * ':' or '?': "PROG: option '-x' needs an argument" or "PROG: unknown
+ * option '-x'" (or '--name') on stderr. */
+void sup_opt_bad(const char *prog, int ch, char *const argv[]);
 #endif
