@@ -17,6 +17,7 @@
 #include "f2/features.h"
 #include "f2/fs.h"
 #include "f2/recovery.h"
+#include "support/opt.h"
 #include "dump.h"
 #include "fields.h"
 
@@ -121,17 +122,6 @@ static int parse_range(const char *s, uint64_t r[2])
 	return 0;
 }
 
-static int parse_num(const char *s, uint64_t *v)
-{
-	char *e;
-
-	errno = 0;
-	if (*s == '-')
-		return -1;
-	*v = strtoull(s, &e, !strncmp(s, "0x", 2) || !strncmp(s, "0X", 2) ? 16 : 10);
-	return (e == s || *e || errno) ? -1 : 0;
-}
-
 enum { O_JSON = 256, O_LS, O_STAT, O_EXTRACT, O_OUTPUT, O_XATTRS, O_HELP, O_OWNERS, O_NOOWNERS,
        O_FSYNC_CHAIN };
 
@@ -160,7 +150,7 @@ static int parse(int argc, char **argv, struct dump_opts *op)
 			op->debug = atoi(optarg);
 			break;
 		case 'i':
-			if (parse_num(optarg, &op->ino) || op->ino > UINT32_MAX)
+			if (sup_parse_u64(optarg, &op->ino) || op->ino > UINT32_MAX)
 				goto bad;
 			op->have_ino = 1;
 			break;
@@ -180,7 +170,7 @@ static int parse(int argc, char **argv, struct dump_opts *op)
 			op->have_ssa = 1;
 			break;
 		case 'b':
-			if (parse_num(optarg, &op->blk))
+			if (sup_parse_u64(optarg, &op->blk))
 				goto bad;
 			op->have_blk = 1;
 			break;

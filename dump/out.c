@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
+#include "support/json.h"
 #include "out.h"
 
 void out_init(struct out *o, FILE *f, int json)
@@ -12,29 +13,13 @@ void out_init(struct out *o, FILE *f, int json)
 	o->json = json;
 }
 
-void out_json_string(FILE *f, const char *s, size_t len)
-{
-	fputc('"', f);
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);	/* bytes, not UTF-8: stay lossless */
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void key(struct out *o, const char *k)
 {
 	if (o->need_comma[o->depth])
 		fputc(',', o->f);
 	o->need_comma[o->depth] = 1;
 	if (k && !o->is_array[o->depth]) {
-		out_json_string(o->f, k, strlen(k));
+		sup_json_str(o->f, k, strlen(k), SUP_JSON_BYTES);
 		fputc(':', o->f);
 	}
 }
@@ -114,7 +99,7 @@ void out_str(struct out *o, const char *k, const char *s, size_t len)
 {
 	if (o->json) {
 		key(o, k);
-		out_json_string(o->f, s, len);
+		sup_json_str(o->f, s, len, SUP_JSON_BYTES);
 		return;
 	}
 	fprintf(o->f, "%-30s\t\t[", k);

@@ -37,6 +37,4 @@ void out_hex(struct out *o, const char *key, const uint8_t *b, size_t len);
 void out_text(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Finish the document (JSON: newline). */
 void out_finish(struct out *o);
-/* JSON string escaping to f. */
-void out_json_string(FILE *f, const char *s, size_t len);
 #endif

@@ -18,9 +18,9 @@
 #include "f2/errors.h"
 #include "f2/io.h"
 #include "f2/recovery.h"
-#include "exitcodes.h"
+#include "support/exitcodes.h"
+#include "support/mounted.h"
 #include "fsck.h"
-#include "mounted.h"
 #include "problem.h"
 
 struct phase {
@@ -219,7 +219,7 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? FSCK_EXIT_OK : FSCK_EXIT_USAGE;
 	ctx.out = ctx.opts.json ? stderr : stdout;
-	mounted = fsck_mounted(ctx.opts.device, where, sizeof(where), &ro);
+	mounted = sup_mounted(ctx.opts.device, where, sizeof(where), &ro);
 	if (mounted && may_write(&ctx.opts)) {
 		fprintf(stderr, "fsck.f2fs: %s is mounted on %s%s; not checking it for repair "
 			"(use -n to check it read-only)\n", ctx.opts.device, where,

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "support/opt.h"
 #include "options.h"
 
 #ifndef F2_VERSION_STRING
@@ -74,11 +75,7 @@ int fsck_parse(int argc, char **argv, struct fsck_opts *o)
 			fsck_usage(stdout);
 			return 1;
 		default:
-			if (optopt && optopt != '?')
-				fprintf(stderr, "fsck.f2fs: unknown option '-%c'\n", optopt);
-			else
-				fprintf(stderr, "fsck.f2fs: unknown option '%s'\n",
-					argv[optind - 1]);
+			sup_opt_bad("fsck.f2fs", ch, argv);
 			fsck_usage(stderr);
 			return -1;
 		}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "support/json.h"
 #include "fsck.h"
 #include "problem.h"
 
@@ -169,28 +170,12 @@ void problem_fixed(struct fsck_ctx *ctx, uint32_t code, int ok)
 	}
 }
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 void problems_json(struct fsck_ctx *ctx, int exit_code)
 {
 	FILE *out = stdout;
 
 	fprintf(out, "{\n  \"device\": ");
-	json_str(out, ctx->opts.device);
+	sup_json_cstr(out, ctx->opts.device);
 	fprintf(out, ",\n  \"exit_code\": %d,\n  \"errors_fixed\": %u,\n"
 		"  \"errors_left\": %u,\n  \"warnings\": %u,\n  \"findings\": [",
 		exit_code, ctx->errors_fixed, ctx->errors_left, ctx->warnings);
@@ -199,14 +184,14 @@ void problems_json(struct fsck_ctx *ctx, int exit_code)
 		const struct problem *p = problem_find(f->code);
 
 		fprintf(out, "%s\n    {\"code\": \"0x%06X\", \"name\": ", i ? "," : "", f->code);
-		json_str(out, p ? p->name : "UNKNOWN");
+		sup_json_cstr(out, p ? p->name : "UNKNOWN");
 		fprintf(out, ", \"severity\": \"%s\", \"message\": ",
 			p && p->severity == WARN ? "warning" : "error");
-		json_str(out, f->text);
+		sup_json_cstr(out, f->text);
 		fprintf(out, ", \"problem\": ");
-		json_str(out, p ? p->what : "");
+		sup_json_cstr(out, p ? p->what : "");
 		fprintf(out, ", \"fix\": ");
-		json_str(out, p ? p->fix : "");
+		sup_json_cstr(out, p ? p->fix : "");
 		fprintf(out, ", \"fixed\": %s}", f->fixed ? "true" : "false");
 	}
 	fprintf(out, "%s]\n}\n", ctx->nfindings ? "\n  " : "");

@@ -26,6 +26,7 @@
 #include "f2/gc.h"
 #include "f2/engine.h"
 #include "f2/io.h"
+#include "support/opt.h"
 #include "common.h"
 
 #ifndef F2_VERSION_STRING
@@ -77,12 +78,13 @@ static int parse(int argc, char **argv, struct defrag_cmd *c)
 	while ((ch = getopt_long(argc, argv, ":d:s:Sl:t:inVh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'd':
-			if (gc_parse_u32("defrag.f2fs", optarg, "debug level", 0, &v))
+			if (sup_opt_u32("defrag.f2fs", optarg, "debug level", 0, &v))
 				return -1;
 			c->debug = (int)v;
 			break;
 		case 's':
-			if (gc_parse_u64("defrag.f2fs", optarg, "start block address", &c->start))
+			if (sup_opt_u64("defrag.f2fs", optarg, "start block address", 0,
+					UINT64_MAX, &c->start))
 				return -1;
 			c->start_set = 1;
 			range_opts = 1;
@@ -90,12 +92,13 @@ static int parse(int argc, char **argv, struct defrag_cmd *c)
 		case 'S':
 			break;
 		case 'l':
-			if (gc_parse_u64("defrag.f2fs", optarg, "length", &c->len))
+			if (sup_opt_u64("defrag.f2fs", optarg, "length", 0, UINT64_MAX, &c->len))
 				return -1;
 			range_opts = 1;
 			break;
 		case 't':
-			if (gc_parse_u64("defrag.f2fs", optarg, "target block address", &c->target))
+			if (sup_opt_u64("defrag.f2fs", optarg, "target block address", 0,
+					UINT64_MAX, &c->target))
 				return -1;
 			range_opts = 1;
 			break;
@@ -120,15 +123,8 @@ static int parse(int argc, char **argv, struct defrag_cmd *c)
 		case 'h':
 			usage(stdout);
 			return 1;
-		case ':':
-			fprintf(stderr, "defrag.f2fs: option '%s' needs an argument\n", argv[optind - 1]);
-			usage(stderr);
-			return -1;
-		default:
-			if (optopt)
-				fprintf(stderr, "defrag.f2fs: unknown option '-%c'\n", optopt);
-			else
-				fprintf(stderr, "defrag.f2fs: unknown option '%s'\n", argv[optind - 1]);
+		default:	/* ':' or '?' */
+			sup_opt_bad("defrag.f2fs", ch, argv);
 			usage(stderr);
 			return -1;
 		}

@@ -2,6 +2,7 @@
 /* gc_options.c - parse the gc.f2fs command line. */
 #include <getopt.h>
 #include <string.h>
+#include "support/opt.h"
 #include "common.h"
 #include "gc_cmd.h"
 
@@ -52,6 +53,7 @@ int gc_parse(int argc, char **argv, struct gc_cmd *c)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	uint64_t pct;
 	int ch;
 
 	memset(c, 0, sizeof(*c));
@@ -73,28 +75,23 @@ int gc_parse(int argc, char **argv, struct gc_cmd *c)
 			}
 			break;
 		case 't':
-			if (gc_parse_u32("gc.f2fs", optarg, "number of free sections", 1,
-					 &c->target.free_secs))
+			if (sup_opt_u32("gc.f2fs", optarg, "number of free sections", 1,
+					&c->target.free_secs))
 				return -1;
 			break;
 		case 'u':
-			if (gc_parse_u32("gc.f2fs", optarg, "utilization percentage", 1,
-					 &c->target.util_pct))
+			if (sup_opt_u64("gc.f2fs", optarg, "utilization percentage", 1, 100, &pct))
 				return -1;
-			if (c->target.util_pct > 100) {
-				fprintf(stderr, "gc.f2fs: invalid utilization percentage '%s' (1 to 100)\n",
-					optarg);
-				return -1;
-			}
+			c->target.util_pct = (uint32_t)pct;
 			c->target.util_set = 1;
 			break;
 		case 'm':
-			if (gc_parse_u32("gc.f2fs", optarg, "number of sections", 1,
-					 &c->target.max_secs))
+			if (sup_opt_u32("gc.f2fs", optarg, "number of sections", 1,
+					&c->target.max_secs))
 				return -1;
 			break;
 		case 'c':
-			if (gc_parse_u32("gc.f2fs", optarg, "checkpoint interval", 1, &c->cp_every))
+			if (sup_opt_u32("gc.f2fs", optarg, "checkpoint interval", 1, &c->cp_every))
 				return -1;
 			break;
 		case 'n':
@@ -121,15 +118,8 @@ int gc_parse(int argc, char **argv, struct gc_cmd *c)
 		case 'h':
 			gc_usage(stdout);
 			return 1;
-		case ':':
-			fprintf(stderr, "gc.f2fs: option '%s' needs an argument\n", argv[optind - 1]);
-			gc_usage(stderr);
-			return -1;
-		default:
-			if (optopt)
-				fprintf(stderr, "gc.f2fs: unknown option '-%c'\n", optopt);
-			else
-				fprintf(stderr, "gc.f2fs: unknown option '%s'\n", argv[optind - 1]);
+		default:	/* ':' or '?' */
+			sup_opt_bad("gc.f2fs", ch, argv);
 			gc_usage(stderr);
 			return -1;
 		}

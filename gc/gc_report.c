@@ -6,6 +6,7 @@
  * of section utilisation before and predicted after.
  */
 #include "f2/fs.h"
+#include "support/json.h"
 #include "gc_report.h"
 
 static const char *const bucket_name[F2_GC_HIST] = {
@@ -27,22 +28,6 @@ void gc_numbers(const struct f2_gc_map *m, const struct f2_gc_plan *p,
 	n->written = n->moved + (st->done ? st->nodes_updated : 0);
 	n->reclaimed = span > n->moved ? span - n->moved : 0;
 	n->wa = n->reclaimed ? (double)n->written / (double)n->reclaimed : -1.0;
-}
-
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
 }
 
 static void describe_target(FILE *out, const struct f2_gc_target *t)
@@ -131,7 +116,7 @@ void gc_report_json(FILE *out, const struct gc_cmd *c, const struct f2_fs *fs,
 	(void)fs;
 	gc_numbers(m, p, st, &n);
 	fprintf(out, "{\"device\":");
-	json_str(out, c->device);
+	sup_json_cstr(out, c->device);
 	fprintf(out, ",\"policy\":\"%s\",\"dry_run\":%s", policy_name(c->target.policy),
 		c->dry_run ? "true" : "false");
 	fprintf(out, ",\"geometry\":{\"sections\":%u,\"segs_per_sec\":%u,\"blocks_per_section\":%u}",
@@ -169,7 +154,7 @@ void gc_report_json(FILE *out, const struct gc_cmd *c, const struct f2_fs *fs,
 			(unsigned long long)st->stale, (unsigned long long)st->bad,
 			(unsigned long long)st->nodes_updated);
 		if (st->bad)
-			json_str(out, st->first_bad);
+			sup_json_cstr(out, st->first_bad);
 		else
 			fprintf(out, "null");
 		fputc('}', out);

@@ -16,6 +16,7 @@
 #include "f2/features.h"
 #include "f2/io.h"
 #include "f2/zoned.h"
+#include "support/mounted.h"
 #include "options.h"
 #include "probe.h"
 #include "zoned.h"
@@ -64,7 +65,7 @@ static int check_device(const struct mkfs_cmd *c, const char *dev)
 {
 	char what[128];
 
-	if (probe_mounted(dev, what, sizeof(what))) {
+	if (sup_mounted(dev, what, sizeof(what), NULL)) {
 		fprintf(stderr, "mkfs.f2fs: %s is mounted on %s; not formatting it\n", dev, what);
 		return -1;
 	}
@@ -88,7 +89,7 @@ static int populate_existing(const struct mkfs_cmd *c)
 {
 	char what[128];
 
-	if (probe_mounted(c->devices[0], what, sizeof(what))) {
+	if (sup_mounted(c->devices[0], what, sizeof(what), NULL)) {
 		fprintf(stderr, "mkfs.f2fs: %s is mounted on %s; not populating it\n",
 			c->devices[0], what);
 		return 1;

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* options.c - parse the mkfs.f2fs command line (f2fs-tools 1.15 compatible). */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include <unistd.h>
 #include "f2/errors.h"
 #include "f2/features.h"
+#include "support/opt.h"
 #include "options.h"
 
 #ifndef F2_VERSION_STRING
@@ -52,21 +52,6 @@ void mkfs_usage(FILE *out)
 "    --progress, --no-progress  progress on stderr (default: on a tty)\n"
 "  --populate    with --root: copy into an existing, unmounted F2FS device\n"
 "  -h, --help    this help\n");
-}
-
-static int parse_u32(const char *s, const char *what, uint32_t min, uint32_t *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || v < min || v > 0xFFFFFFFFul || s[0] == '-') {
-		fprintf(stderr, "mkfs.f2fs: invalid %s '%s'\n", what, s);
-		return -1;
-	}
-	*out = (uint32_t)v;
-	return 0;
 }
 
 static int add_features(struct mkfs_cmd *c, const char *list)
@@ -119,7 +104,7 @@ int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 				 longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'a':
-			if (parse_u32(optarg, "heap flag", 0, &v))
+			if (sup_opt_u32("mkfs.f2fs", optarg, "heap flag", 0, &v))
 				return -1;
 			g->heap = v != 0;
 			break;
@@ -150,7 +135,7 @@ int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 			break;
 		}
 		case 'd':
-			if (parse_u32(optarg, "debug level", 0, &v))
+			if (sup_opt_u32("mkfs.f2fs", optarg, "debug level", 0, &v))
 				return -1;
 			c->debug = (int)v;
 			break;
@@ -218,13 +203,14 @@ int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 			}
 			break;
 		case 's':
-			if (parse_u32(optarg, "segments per section", 1, &g->segs_per_sec))
+			if (sup_opt_u32("mkfs.f2fs", optarg, "segments per section", 1,
+					&g->segs_per_sec))
 				return -1;
 			break;
 		case 'S':
 			break;
 		case 't':
-			if (parse_u32(optarg, "discard flag", 0, &v))
+			if (sup_opt_u32("mkfs.f2fs", optarg, "discard flag", 0, &v))
 				return -1;
 			c->fs.discard = v != 0;
 			break;
@@ -245,11 +231,13 @@ int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 			printf("mkfs.f2fs (f2fs-progs) %s\n", F2_VERSION_STRING);
 			return 1;
 		case 'w':
-			if (parse_u32(optarg, "sector size", 512, &c->wanted_sector_size))
+			if (sup_opt_u32("mkfs.f2fs", optarg, "sector size", 512,
+					&c->wanted_sector_size))
 				return -1;
 			break;
 		case 'z':
-			if (parse_u32(optarg, "sections per zone", 1, &g->secs_per_zone))
+			if (sup_opt_u32("mkfs.f2fs", optarg, "sections per zone", 1,
+					&g->secs_per_zone))
 				return -1;
 			break;
 		case 256: c->pop.root = optarg; break;
@@ -287,10 +275,7 @@ int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 	}
 	c->devices[0] = argv[optind++];
 	if (optind < argc) {
-		char *end;
-
-		c->wanted_sectors = strtoull(argv[optind], &end, 0);
-		if (end == argv[optind] || *end || argv[optind][0] == '-') {
+		if (sup_parse_u64(argv[optind], &c->wanted_sectors)) {
 			fprintf(stderr, "mkfs.f2fs: invalid sector count '%s'\n", argv[optind]);
 			return -1;
 		}

@@ -1,39 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* probe.c - refuse to format mounted devices and existing file systems. */
+/* probe.c - does a device already hold a file system or partition table?
+ * (Whether it is mounted: support/mounted.c.) */
 #include <blkid.h>
-#include <mntent.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "probe.h"
-
-int probe_mounted(const char *path, char *where, size_t len)
-{
-	struct stat dev, st;
-	struct mntent *m;
-	FILE *f;
-	int found = 0;
-
-	if (stat(path, &dev))
-		return 0;
-	f = setmntent("/proc/mounts", "r");
-	if (!f)
-		return 0;
-	while (!found && (m = getmntent(f))) {
-		if (S_ISBLK(dev.st_mode)) {
-			found = !stat(m->mnt_fsname, &st) && S_ISBLK(st.st_mode) &&
-				st.st_rdev == dev.st_rdev;
-		} else {
-			/* an image file is "mounted" when it is the source (loop) */
-			found = !stat(m->mnt_fsname, &st) && st.st_ino == dev.st_ino &&
-				st.st_dev == dev.st_dev;
-		}
-		if (found)
-			snprintf(where, len, "%s", m->mnt_dir);
-	}
-	endmntent(f);
-	return found;
-}
 
 int probe_contents(const char *path, char *what, size_t len)
 {

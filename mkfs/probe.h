@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* probe.h - is a device in use or holding data? */
+/* probe.h - is a device holding data? */
 #ifndef MKFS_PROBE_H
 #define MKFS_PROBE_H
 #include <stddef.h>
 
-/* 1 if path (or the device it names) is mounted, with the mount point. */
-int probe_mounted(const char *path, char *where, size_t len);
 /* 1 if libblkid finds a file system or partition table; what names it. */
 int probe_contents(const char *path, char *what, size_t len);
 #endif

@@ -11,7 +11,6 @@
  *            (defaults, noauto, nofail, user, _netdev, x-*, ...): dropped
  * Values may be double-quoted to hold commas (contexts).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,17 +142,6 @@ static const char *const dropped_opts[] = {
 
 /* ---- small helpers ----------------------------------------------------- */
 
-static void say(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
-
 /* Append ",text" (or "text" to an empty string) to a malloc'd string. */
 static int append(char **s, const char *text)
 {
@@ -242,7 +230,7 @@ static int check_value(const struct f2fs_opt *f, const char *val, char *why, siz
 	case V_NONE:
 		ok = !val;
 		if (!ok) {
-			say(why, wl, "option '%s' takes no value", f->name);
+			snprintf(why, wl, "option '%s' takes no value", f->name);
 			return -1;
 		}
 		return 0;
@@ -253,7 +241,7 @@ static int check_value(const struct f2fs_opt *f, const char *val, char *why, siz
 	case V_ENUM:
 		ok = val && in_words(f->words, val);
 		if (!ok) {
-			say(why, wl, "option '%s' needs one of: %s", f->name, f->words);
+			snprintf(why, wl, "option '%s' needs one of: %s", f->name, f->words);
 			return -1;
 		}
 		return 0;
@@ -281,7 +269,7 @@ static int check_value(const struct f2fs_opt *f, const char *val, char *why, siz
 			[V_CKPT] = "enable, disable, disable:N or disable:N%",
 			[V_COMPR] = "lzo, lzo-rle, lz4[:level] or zstd[:level]",
 		};
-		say(why, wl, "option '%s' needs %s", f->name, what[f->kind]);
+		snprintf(why, wl, "option '%s' needs %s", f->name, what[f->kind]);
 		return -1;
 	}
 	return 0;
@@ -338,7 +326,7 @@ static int one_opt(char *opt, mh_context_fn ctxfn, void *ctx, struct mh_opts *o,
 		if (strcmp(g->name, name))
 			continue;
 		if (val) {
-			say(why, wl, "option '%s' takes no value", name);
+			snprintf(why, wl, "option '%s' takes no value", name);
 			return -1;
 		}
 		if (g->clear)
@@ -352,7 +340,7 @@ static int one_opt(char *opt, mh_context_fn ctxfn, void *ctx, struct mh_opts *o,
 	/* this helper's own options */
 	if (!strcmp(name, "fsck")) {
 		if (val) {
-			say(why, wl, "option 'fsck' takes no value");
+			snprintf(why, wl, "option 'fsck' takes no value");
 			return -1;
 		}
 		o->fsck = 1;
@@ -366,14 +354,14 @@ static int one_opt(char *opt, mh_context_fn ctxfn, void *ctx, struct mh_opts *o,
 		else if (val && !strcmp(val, "refuse"))
 			o->on_dirty = MH_DIRTY_REFUSE;
 		else {
-			say(why, wl, "option 'errors' needs one of: continue fsck refuse");
+			snprintf(why, wl, "option 'errors' needs one of: continue fsck refuse");
 			return -1;
 		}
 		return 0;
 	}
 	if (!strcmp(name, "loop")) {
 		if (val) {
-			say(why, wl, "option 'loop=%s': choosing the loop device is not "
+			snprintf(why, wl, "option 'loop=%s': choosing the loop device is not "
 			    "supported (use 'loop')", val);
 			return -1;
 		}
@@ -382,7 +370,7 @@ static int one_opt(char *opt, mh_context_fn ctxfn, void *ctx, struct mh_opts *o,
 	}
 	if (!strcmp(name, "offset") || !strcmp(name, "sizelimit") ||
 	    !strcmp(name, "encryption") || !strcmp(name, "helper")) {
-		say(why, wl, "option '%s' is not supported by mount.f2fs", name);
+		snprintf(why, wl, "option '%s' is not supported by mount.f2fs", name);
 		return -1;
 	}
 	if (in_list(dropped_opts, name) || !strncmp(name, "x-", 2) ||
@@ -396,7 +384,7 @@ static int one_opt(char *opt, mh_context_fn ctxfn, void *ctx, struct mh_opts *o,
 		if (val)
 			val = unquote(val);
 		if (!val || !*val) {
-			say(why, wl, "option '%s' needs a context", name);
+			snprintf(why, wl, "option '%s' needs a context", name);
 			return -1;
 		}
 		r = ctxfn(ctx, name, val, &raw, why, wl);
@@ -425,7 +413,7 @@ static int one_opt(char *opt, mh_context_fn ctxfn, void *ctx, struct mh_opts *o,
 			*eq = '=';
 		return append(&o->data, opt) || append(&o->mtab, opt) ? -1 : 0;
 	}
-	say(why, wl, "unknown option '%s'", name);
+	snprintf(why, wl, "unknown option '%s'", name);
 	return -1;
 }
 
@@ -443,7 +431,7 @@ int mh_opts_parse(const char *optstr, int sloppy, mh_context_fn ctxfn, void *ctx
 	if (!o->data || !o->mtab || !copy) {
 		free(copy);
 		mh_opts_free(o);
-		say(why, wl, "out of memory");
+		snprintf(why, wl, "out of memory");
 		return -1;
 	}
 	p = copy;
@@ -456,7 +444,7 @@ int mh_opts_parse(const char *optstr, int sloppy, mh_context_fn ctxfn, void *ctx
 		if (one_opt(opt, ctxfn, ctx, o, why, wl) == 0)
 			continue;
 		if (!why[0])
-			say(why, wl, "out of memory");
+			snprintf(why, wl, "out of memory");
 		if (!sloppy) {
 			free(copy);
 			mh_opts_free(o);
@@ -479,7 +467,7 @@ int mh_opts_parse(const char *optstr, int sloppy, mh_context_fn ctxfn, void *ctx
 			if (*t && strcmp(t, "ro") && strcmp(t, "rw") && append(&m, t)) {
 				free(m);
 				mh_opts_free(o);
-				say(why, wl, "out of memory");
+				snprintf(why, wl, "out of memory");
 				return -1;
 			}
 		free(o->mtab);
@@ -508,11 +496,11 @@ int mh_selinux_context(void *ctx, const char *name, const char *value,
 		return 0;
 	}
 	if (selinux_trans_to_raw_context(value, &r) < 0 || !r) {
-		say(why, wl, "option '%s': cannot translate SELinux context '%s'", name, value);
+		snprintf(why, wl, "option '%s': cannot translate SELinux context '%s'", name, value);
 		return -1;
 	}
 	if (security_check_context_raw(r) < 0) {
-		say(why, wl, "option '%s': '%s' is not a valid SELinux context", name, value);
+		snprintf(why, wl, "option '%s': '%s' is not a valid SELinux context", name, value);
 		freecon(r);
 		return -1;
 	}

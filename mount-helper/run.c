@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "support/exitcodes.h"
 #include "run.h"
 
 static int executable(const char *p)
@@ -87,9 +88,9 @@ enum mh_fsck_result mh_fsck_run(const char *found, const char *dev, int *code)
 	*code = WEXITSTATUS(st);
 	if (*code == 127)
 		return MH_FSCK_MISSING;
-	if (*code <= 1)
+	if (*code <= FSCK_EXIT_CORRECTED)
 		return MH_FSCK_OK;
-	if (*code == 2 || *code == 3)
+	if (*code < FSCK_EXIT_UNCORRECTED)	/* REBOOT, with or without CORRECTED */
 		return MH_FSCK_REBOOT;
 	return MH_FSCK_FAILED;
 }

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/loop.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "source.h"
-
-static void say(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
 
 static int is_tag(const char *spec)
 {
@@ -49,24 +37,24 @@ int mh_source_resolve(const char *spec, struct mh_source *s, char *why, size_t w
 	if (is_tag(spec)) {
 		s->path = blkid_evaluate_tag(spec, NULL, NULL);
 		if (!s->path) {
-			say(why, wl, "no device with %s found", spec);
+			snprintf(why, wl, "no device with %s found", spec);
 			return -1;
 		}
 	} else {
 		s->path = strdup(spec);
 		if (!s->path) {
-			say(why, wl, "out of memory");
+			snprintf(why, wl, "out of memory");
 			return -1;
 		}
 	}
 	if (stat(s->path, &st)) {
-		say(why, wl, "%s: %s", s->path, strerror(errno));
+		snprintf(why, wl, "%s: %s", s->path, strerror(errno));
 		return -1;
 	}
 	if (S_ISREG(st.st_mode)) {
 		s->is_file = 1;
 	} else if (!S_ISBLK(st.st_mode)) {
-		say(why, wl, "%s is neither a block device nor an image file", s->path);
+		snprintf(why, wl, "%s is neither a block device nor an image file", s->path);
 		return -1;
 	}
 	return 0;
@@ -109,12 +97,12 @@ int mh_loop_attach(struct mh_source *s, int ro, int *forced_ro, char *why, size_
 			*forced_ro = ro = 1;
 	}
 	if (ffd < 0) {
-		say(why, wl, "cannot open %s: %s", s->path, strerror(errno));
+		snprintf(why, wl, "cannot open %s: %s", s->path, strerror(errno));
 		return -1;
 	}
 	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
 	if (ctl < 0) {
-		say(why, wl, "cannot open /dev/loop-control: %s (is the loop driver loaded?)",
+		snprintf(why, wl, "cannot open /dev/loop-control: %s (is the loop driver loaded?)",
 		    strerror(errno));
 		close(ffd);
 		return -1;
@@ -125,13 +113,13 @@ int mh_loop_attach(struct mh_source *s, int ro, int *forced_ro, char *why, size_
 		int lfd;
 
 		if (n < 0) {
-			say(why, wl, "no free loop device: %s", strerror(errno));
+			snprintf(why, wl, "no free loop device: %s", strerror(errno));
 			break;
 		}
 		snprintf(s->loopdev, sizeof(s->loopdev), "/dev/loop%d", n);
 		lfd = open(s->loopdev, (ro ? O_RDONLY : O_RDWR) | O_CLOEXEC);
 		if (lfd < 0) {
-			say(why, wl, "cannot open %s: %s", s->loopdev, strerror(errno));
+			snprintf(why, wl, "cannot open %s: %s", s->loopdev, strerror(errno));
 			if (errno == ENOENT || errno == ENXIO)
 				continue;
 			break;
@@ -143,7 +131,7 @@ int mh_loop_attach(struct mh_source *s, int ro, int *forced_ro, char *why, size_
 			close(ctl);
 			return 0;
 		}
-		say(why, wl, "cannot attach %s to %s: %s", s->path, s->loopdev, strerror(errno));
+		snprintf(why, wl, "cannot attach %s to %s: %s", s->path, s->loopdev, strerror(errno));
 		close(lfd);
 		if (errno != EBUSY)
 			break;

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* exitcodes.h - fsck(8) exit status bits, as e2fsck and fsck(8) define them. */
-#ifndef FSCK_EXITCODES_H
-#define FSCK_EXITCODES_H
+/*
+ * exitcodes.h - fsck(8) exit status bits, as e2fsck and fsck(8) define
+ * them: fsck.f2fs returns their sum; gc.f2fs and defrag.f2fs use the same
+ * values for errors and usage; mount.f2fs reads them from its fsck step.
+ */
+#ifndef SUPPORT_EXITCODES_H
+#define SUPPORT_EXITCODES_H
 
 #define FSCK_EXIT_OK		0	/* no errors */
 #define FSCK_EXIT_CORRECTED	1	/* errors found and all corrected */
