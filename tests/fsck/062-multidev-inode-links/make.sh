@@ -6,6 +6,7 @@
 # the second device, IMG.dev1 (256 MiB).  Paths are absolute: the
 # superblock records them and the tools compare them.
 img=$(realpath "$1")
+[ ${#img} -le 58 ] || { echo "$img.dev1: longer than the 63 bytes a device path has" >&2; exit 1; }
 tree=$(dirname "$img")/tree.$$
 std_tree "$tree"
 rm -f "$img" "$img.dev1" && truncate -s 16M "$img" && truncate -s 256M "$img.dev1"
