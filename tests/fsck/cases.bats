@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Corruption cases: each tests/fsck/NNN-name/ holds make.sh (a clean image
 # from the reference mkfs + sload, then one fault injected with
 # tests/tools/f2field at a computed offset), desc (one line) and expect

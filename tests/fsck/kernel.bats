@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Images repaired by fsck.f2fs -y (superblock copies, checkpoint counters
 # and flags, orphan lists, reserved NAT entries, shared logs, quota files)
 # mount under the Linux 6.1 driver in QEMU (one boot), every file reads
