@@ -3,11 +3,14 @@
  * main.c - fsck.f2fs: options, mount check, open, the phases in order,
  * the summary and the exit status.
  *
- * The device is read through the library's read-only path; only when a
- * fix mode is given (-y, -p, or questions on a terminal) is a second,
- * writable handle opened (f2_io_open: the recording and fault backends
- * apply), and it is written only when a repair is accepted.  So -n, and
- * any run without a terminal and without -y/-p, never writes a byte.
+ * The volume is read through the library's read-only path (every device
+ * of a multi-device volume read-only, at the paths its superblock
+ * records); only when a fix mode is given (-y, -p, or questions on a
+ * terminal) is a second, writable handle opened: f2_fs_open_rw(), every
+ * device read-write and exclusive, joined into the one address space the
+ * repairs write (the recording and fault backends stack on it), and it is
+ * written only when a repair is accepted.  So -n, and any run without a
+ * terminal and without -y/-p, never writes a byte.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -125,22 +128,45 @@ static int may_write(const struct fsck_opts *o)
 	return o->mode == MODE_YES || o->mode == MODE_PREEN || (o->mode == MODE_ASK && isatty(0));
 }
 
+/* The writable handle of a run that may repair, once the read-only open
+ * accepted the volume: every device read-write (f2_fs_open_rw(), the
+ * superblock only: the checkpoint is the read-only handle's), none of them
+ * mounted. */
+static int open_rw(struct fsck_ctx *ctx)
+{
+	const struct f2_fs *fs = ctx->fs;
+	struct f2_fs_opts o;
+	struct f2_fs *sb = NULL;
+	char why[F2_WHY_LEN], where[256];
+	int ro, err;
+
+	for (uint32_t i = 1; i < fs->ndevs; i++)
+		if (fsck_mounted(fs->devs[i].path, where, sizeof(where), &ro)) {
+			fprintf(stderr, "fsck.f2fs: %s (device %u of %s) is mounted on %s; not "
+				"checking it for repair\n", fs->devs[i].path, i, ctx->opts.device,
+				where);
+			return FSCK_EXIT_OPERATIONAL;
+		}
+	memset(&o, 0, sizeof(o));
+	o.sb_only = 1;
+	err = f2_fs_open_rw(ctx->opts.device, &o, &ctx->rw, &sb, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, "fsck.f2fs: cannot open %s for writing: %s\n", ctx->opts.device,
+			why);
+		return FSCK_EXIT_OPERATIONAL;
+	}
+	f2_fs_close(sb);	/* not the handle's owner: ctx->rw stays open */
+	return 0;
+}
+
 static int open_fs(struct fsck_ctx *ctx)
 {
 	const char *dev = ctx->opts.device;
 	int err;
 
-	if (may_write(&ctx->opts)) {
-		err = f2_io_open(dev, F2_IO_RDWR | F2_IO_EXCL, &ctx->rw);
-		if (err) {
-			fprintf(stderr, "fsck.f2fs: cannot open %s for writing: %s\n", dev,
-				f2_strerror(err));
-			return FSCK_EXIT_OPERATIONAL;
-		}
-	}
 	err = f2_fs_open(dev, NULL, &ctx->fs);
 	if (!err)
-		return 0;
+		return may_write(&ctx->opts) ? open_rw(ctx) : 0;
 	if (err == F2_ENOCP) {
 		fix_problem(ctx, PR_CP_NONE_VALID, "%s", ctx->fs->why);
 		return FSCK_EXIT_UNCORRECTED;

@@ -7,6 +7,8 @@
  * address space (f2_io_open_joined(): the recorder and fault backend
  * stack on the join) under the file system; on a zoned volume
  * the ordering backend (lib/io/zoned.c) on top, as mkfs.f2fs -m writes.
+ * Every device is opened exclusively (F2_IO_EXCL): a block device in use,
+ * a device of a mounted volume among them, is refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +36,7 @@ static int open_devices(const char *path, const struct f2_fs *sb, const struct f
 			err = F2_EBADOPT;
 			break;
 		}
-		err = f2_io_open_unix(p, F2_IO_RDWR, &devs[i]);
+		err = f2_io_open_unix(p, F2_IO_RDWR | F2_IO_EXCL, &devs[i]);
 		if (err) {
 			devs[i] = NULL;
 			snprintf(why, len, "device %u: cannot open %s: %s", i, p, f2_strerror(err));
@@ -81,7 +83,7 @@ int f2_fs_open_rw(const char *path, const struct f2_fs_opts *o, struct f2_io **i
 			err = open_devices(path, sb, o, io, why, len);
 	} else {
 		/* one device: f2_fs_open_io() below says what is wrong with it */
-		err = f2_io_open(path, F2_IO_RDWR, io);
+		err = f2_io_open(path, F2_IO_RDWR | F2_IO_EXCL, io);
 		if (err)
 			snprintf(why, len, "%s", f2_strerror(err));
 	}

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The read API (lib/fs/open.c, cp.c, nat.c, sit.c, node.c, inode.c) through the
 # unit program tests/unit/test_read: images in memory from our mkfs writer
 # with damaged superblock and checkpoint copies, and reference-mkfs images

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The write engine (lib/eng_*.c) on images from our mkfs: a tree written
 # through it reads back through the read path, and the reference
 # fsck.f2fs --dry-run finds every checkpoint it commits clean.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Populating images through the engine (mkfs/populate.c, f2fs-populate):
 # a tree of every file type and size class (tests/engine/mktree.sh) is
 # copied into images from our mkfs; the reference fsck.f2fs --dry-run

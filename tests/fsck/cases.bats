@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Corruption cases: each tests/fsck/NNN-name/ holds make.sh (a clean image
 # from the reference mkfs + sload, then one fault injected with
 # tests/tools/f2field at a computed offset), desc (one line) and expect
@@ -6,7 +7,9 @@
 # statuses of -f -n and -f -y; after_y: "clean" when -y repairs it, so a
 # second run and the reference fsck find it clean, or "unchanged" when
 # this version reports but cannot repair it, so -y must not write).
-# Every case also checks that -n never changes a byte.
+# Every case also checks that -n never changes a byte.  make.sh may build
+# a multi-device volume (mkfs -c): IMG is its first device, IMG.dev1,
+# IMG.dev2, ... the others, and every byte check covers them all.
 load ../lib/common
 
 F2FIELD=${F2FIELD:-$F2_BUILD/tests/tools/f2field}
@@ -17,6 +20,14 @@ codes_of() {
 	grep -o '^0x[0-9A-F]\{6\}' "$1" | sort -u | tr '\n' ' ' | sed 's/ $//'
 }
 
+# vol_sum IMG: one hash over IMG and the further devices IMG.devN
+vol_sum() {
+	local f
+	for f in "$1" "$1".dev[0-9]*; do
+		if [ -e "$f" ]; then sha256sum <"$f"; fi
+	done | sha256sum
+}
+
 run_case() {
 	local name=$1 dir=$F2_TOP/tests/fsck/$1 img=$BATS_TEST_TMPDIR/img
 	local codes n_exit y_exit after_y before got rc
@@ -24,13 +35,13 @@ run_case() {
 	# shellcheck disable=SC1091
 	. "$dir/expect"
 	bash "$dir/make.sh" "$img" || { echo "make.sh failed"; return 1; }
-	before=$(sha256sum <"$img")
+	before=$(vol_sum "$img")
 	rc=0; "$FSCK" -f -n "$img" </dev/null >"$BATS_TEST_TMPDIR/n.out" 2>&1 || rc=$?
 	cat "$BATS_TEST_TMPDIR/n.out"
 	got=$(codes_of "$BATS_TEST_TMPDIR/n.out")
 	[ "$got" = "$codes" ] || { echo "$name: codes '$got', expected '$codes'"; return 1; }
 	[ "$rc" -eq "$n_exit" ] || { echo "$name: -n exit $rc, expected $n_exit"; return 1; }
-	[ "$(sha256sum <"$img")" = "$before" ] || { echo "$name: -n changed the image"; return 1; }
+	[ "$(vol_sum "$img")" = "$before" ] || { echo "$name: -n changed the image"; return 1; }
 	rc=0; "$FSCK" -f -y "$img" </dev/null >"$BATS_TEST_TMPDIR/y.out" 2>&1 || rc=$?
 	cat "$BATS_TEST_TMPDIR/y.out"
 	[ "$rc" -eq "$y_exit" ] || { echo "$name: -y exit $rc, expected $y_exit"; return 1; }
@@ -40,12 +51,12 @@ run_case() {
 		[ "$rc" -eq 0 ] || { cat "$BATS_TEST_TMPDIR/2.out"; echo "second run exit $rc"; return 1; }
 		ref_fsck_clean "$img"
 		# idempotent: -y again finds and writes nothing
-		before=$(sha256sum <"$img")
+		before=$(vol_sum "$img")
 		rc=0; "$FSCK" -f -y "$img" </dev/null >/dev/null 2>&1 || rc=$?
-		[ "$rc" -eq 0 ] && [ "$(sha256sum <"$img")" = "$before" ]
+		[ "$rc" -eq 0 ] && [ "$(vol_sum "$img")" = "$before" ]
 		;;
 	unchanged)
-		[ "$(sha256sum <"$img")" = "$before" ] || { echo "$name: -y wrote"; return 1; }
+		[ "$(vol_sum "$img")" = "$before" ] || { echo "$name: -y wrote"; return 1; }
 		;;
 	*) echo "bad after_y '$after_y'"; return 1 ;;
 	esac
@@ -121,6 +132,7 @@ run_case() {
 @test "059-inode-ext" { run_case 059-inode-ext; }
 @test "060-root-mode" { run_case 060-root-mode; }
 @test "061-root-zeroed" { run_case 061-root-zeroed; }
+@test "062-multidev-inode-links" { run_case 062-multidev-inode-links; }
 
 # preen_pair SAFE UNSAFE: -p repairs case SAFE (exit 1, then clean) and
 # leaves case UNSAFE untouched (exit 4, not a byte written)
@@ -132,10 +144,10 @@ preen_pair() {
 	[ "$rc" -eq 1 ]
 	"$FSCK" -f -n "$img" </dev/null
 	bash "$F2_TOP/tests/fsck/$2/make.sh" "$img"
-	before=$(sha256sum <"$img")
+	before=$(vol_sum "$img")
 	rc=0; "$FSCK" -f -p "$img" </dev/null || rc=$?
 	[ "$rc" -eq 4 ]
-	[ "$(sha256sum <"$img")" = "$before" ]
+	[ "$(vol_sum "$img")" = "$before" ]
 }
 
 @test "fsck -p: repairs a structural problem marked safe (017), writes nothing for an unsafe one (015)" {

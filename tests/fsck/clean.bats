@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fsck.f2fs on clean images (0 findings, exit 0) from the reference mkfs
 # under many option sets, from our mkfs, and after the reference sload
 # populated one; then the command line: modes, exit codes, --json, the

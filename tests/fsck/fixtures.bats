@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fsck.f2fs on the images the Linux 6.1 driver wrote, deleted and rewrote
 # in QEMU (tests/lib/fixtures.bash: basic, compress, aged, allfeat, small):
 # a full check finds nothing and exits 0, never writes, and -y on them

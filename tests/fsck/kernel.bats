@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Images repaired by fsck.f2fs -y (superblock copies, checkpoint counters
 # and flags, orphan lists, reserved NAT entries, shared logs, quota files)
 # mount under the Linux 6.1 driver in QEMU (one boot), every file reads
@@ -178,4 +179,41 @@ after_kernel() {
 	done <"$d/want"
 	after_kernel "$d/060-root-mode.img"
 	after_kernel "$d/061-root-zeroed.img"
+}
+
+# A repair on the second device of a two-device volume (062, mkfs -c):
+# the guest finds each device at the path the superblock records (a link
+# to its virtio disk), the driver mounts both, every file reads back, our
+# fsck -y refuses the mounted volume, the kernel writes on it, and both
+# fscks find it clean afterwards.  A boot of its own: the big boots above
+# use every PCI slot the guest has (it takes ~45 s here; the default
+# 600 s limit leaves the margin a busy machine needs).
+@test "fsck kernel: a repair on the second device of a two-device volume mounts with both devices, reads back, takes writes, both fscks clean" {
+	kernel_require
+	require_prog "$FSCK" "$F2FIELD" "$REF_MKFS" "$REF_SLOAD"
+	local d=$BATS_TEST_TMPDIR c=062-multidev-inode-links img rc
+	img=$d/062.img	# short: the superblock holds each device's path in 63 bytes
+	(. "$F2_TOP/tests/fsck/lib.sh"; std_tree "$d/tree")
+	(cd "$d/tree" && find . -type f | LC_ALL=C sort | while read -r f; do
+		echo "$(md5sum "$f" | cut -d' ' -f1) $f"; done) | LC_ALL=C sort -k2 >"$d/want"
+	bash "$F2_TOP/tests/fsck/$c/make.sh" "$img"
+	rc=0; "$FSCK" -f -y "$img" </dev/null >"$d/y" 2>&1 || rc=$?
+	[ "$rc" -eq 1 ] || { cat "$d/y"; echo "$c: -y exit $rc"; return 1; }
+	printf 'vda %s\nvdb %s\n' "$(realpath "$img")" "$(realpath "$img.dev1")" >"$d/devmap"
+	kernel_add_binary "$FSCK"
+	rc=0; KERNEL_FILES="$d/devmap:/guest/devmap" \
+		kernel_run "$BATS_TEST_DIRNAME/guest/multidev-tree.sh" "$img" "$img.dev1" || rc=$?
+	kernel_output >"$d/out"
+	cat "$d/out"
+	echo "boot: ${KERNEL_WALL:-?} s"
+	[ "$rc" -eq 0 ] && grep -q '^DONE' "$d/out" || return 1
+	grep -q '^multi mount rc=0' "$d/out" ||
+		{ echo "no mount"; kernel_dmesg | grep -i f2fs | tail -n 5; return 1; }
+	grep -q '^multi devices 2$' "$d/out"
+	sed -n 's/^multi md5 //p' "$d/out" | LC_ALL=C sort -k2 >"$d/got"
+	diff "$d/want" "$d/got" || { echo "$c: the tree differs"; return 1; }
+	grep -q '^multi fsck-y rc=8$' "$d/out"
+	grep -q '^multi write rc=0$' "$d/out"
+	grep -q '^multi umount rc=0$' "$d/out"
+	after_kernel "$img"
 }

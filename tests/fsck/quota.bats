@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The quota phase of fsck.f2fs (fsck/pass_quota.c, codes 0x0B0001-3):
 # quota volumes from the reference mkfs (with and without project quota,
 # empty and loaded by sload with owners kept) and from our mkfs check

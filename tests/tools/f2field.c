@@ -46,6 +46,8 @@
  * The read path must accept the image to locate nat/sit/ssa/inode/node/
  * dent fields: locate (get) before you damage, then set by offset with
  *   f2field IMG setoff OFFSET SIZE VALUE
+ * On a multi-device volume (IMG its first device) offsets are in the
+ * devices joined: get, set and setoff reach every device.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -447,16 +449,49 @@ static uint64_t get_le(const uint8_t *b, size_t n)
 	return v;
 }
 
+/* The address space field offsets are in: IMG itself, or, when IMG is the
+ * first device of a multi-device volume (mkfs -c), every device joined
+ * (read-only through the read path, read-write through f2_fs_open_rw()). */
+static struct f2_io *vol_open(const char *img, int rw, struct f2_fs **fs)
+{
+	struct f2_fs_opts o = { .sb_only = 1 };
+	struct f2_io *io;
+	char why[F2_WHY_LEN];
+
+	*fs = NULL;
+	if (!f2_fs_open(img, &o, fs) && (*fs)->ndevs > 1) {
+		if (!rw)
+			return (*fs)->io;
+		f2_fs_close(*fs);
+		if (f2_fs_open_rw(img, &o, &io, fs, why, sizeof(why)))
+			die("cannot open the devices: ", why);
+		return io;
+	}
+	f2_fs_close(*fs);
+	*fs = NULL;
+	if (f2_io_open_unix(img, rw ? F2_IO_RDWR : F2_IO_RDONLY, &io))
+		die("cannot open ", img);
+	return io;
+}
+
+static void vol_close(struct f2_io *io, struct f2_fs *fs, int rw)
+{
+	f2_fs_close(fs);
+	if (rw || !fs)
+		f2_io_close(io);
+}
+
 static void put(const char *img, uint64_t off, size_t size, uint64_t v)
 {
-	struct f2_io *io;
+	struct f2_fs *fs;
+	struct f2_io *io = vol_open(img, 1, &fs);
 	uint8_t b[8];
 
 	for (size_t i = 0; i < size; i++)
 		b[i] = (uint8_t)(v >> (8 * i));
-	if (f2_io_open_unix(img, F2_IO_RDWR, &io) || f2_io_write(io, off, b, size))
+	if (f2_io_write(io, off, b, size) || f2_io_flush(io))
 		die("cannot write ", img);
-	f2_io_close(io);
+	vol_close(io, fs, 1);
 }
 
 static void fixcrc(const char *img, const char *what)
@@ -525,13 +560,15 @@ int main(int argc, char **argv)
 	size_t size;
 
 	if (argc >= 4 && !strcmp(argv[2], "get")) {
+		struct f2_fs *fs;
 		struct f2_io *io;
 		uint8_t b[8];
 
 		locate(argv[1], argv[3], &off, &size);
-		if (f2_io_open_unix(argv[1], F2_IO_RDONLY, &io) || f2_io_read(io, off, b, size))
+		io = vol_open(argv[1], 0, &fs);
+		if (f2_io_read(io, off, b, size))
 			die("cannot read ", argv[1]);
-		f2_io_close(io);
+		vol_close(io, fs, 0);
 		printf("%llu %zu %llu\n", (unsigned long long)off, size,
 		       (unsigned long long)get_le(b, size));
 		return 0;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Unit tests of lib/: each C program exits 0 only if all its checks pass.
 load ../lib/common
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # user_block_count = the whole main area (the kernel requires less)
 . "$(dirname "$0")/../lib.sh"
 base "$1"

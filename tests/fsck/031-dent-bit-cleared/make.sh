@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # mid is the only entry in its bitmap byte besides "." and "..": clear
 # only its own bit (slot 2 of d2's dentry block)
 . "$(dirname "$0")/../lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # big's first data block sits in a full (not current) data segment, so
 # its summary is the SSA area's
 . "$(dirname "$0")/../lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # nat_bits sit at the end of the pack's segment: an 8-byte header, the
 # "full" bits, then the "empty" bits (one bit per NAT block, lsb first).
 # Set the empty bit of NAT block 0, which holds the root inode.

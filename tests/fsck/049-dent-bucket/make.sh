@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 . "$(dirname "$0")/../lib.sh"
 # a directory of 1000 names: level 0 (one bucket of 2 blocks) fills, the
 # rest goes to level 1 (2 buckets of 2 blocks, bucket = hash % 2)

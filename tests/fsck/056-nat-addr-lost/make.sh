@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # as 012, and the footer of the inode's own block names another owner, so
 # the repair finds no intact block to re-point the entry to: it is freed
 . "$(dirname "$0")/../lib.sh"

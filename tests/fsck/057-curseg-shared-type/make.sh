@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # the hot data log is put on the hot node log's segment, a node segment
 # in the SIT: the node log keeps it, the data log moves
 . "$(dirname "$0")/../lib.sh"
