@@ -15,9 +15,7 @@ static const char *const curseg_names[] = {
 	"CURSEG_HOT_NODE", "CURSEG_WARM_NODE", "CURSEG_COLD_NODE",
 };
 
-/* One row: scalars and arrays (name[i], the elements in use) of numbers,
- * strings, hex; label prefixed with prefix. */
-static void print_row(struct out *o, const struct f2_field *f, const void *base,
+void print_row(struct out *o, const struct f2_field *f, const void *base,
 		      const char *prefix)
 {
 	const uint8_t *p = (const uint8_t *)base + f->off;

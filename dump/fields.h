@@ -7,9 +7,14 @@
 #define DUMP_FIELDS_H
 #include <stddef.h>
 #include <stdint.h>
+#include "f2/fields.h"
 #include "f2/fs.h"
 #include "out.h"
 
+/* One row of a field table (f2/fields.h) of the structure at base: a
+ * number, each element in use of an array (label[i]), a string or hex;
+ * the label prefixed with prefix. */
+void print_row(struct out *o, const struct f2_field *f, const void *base, const char *prefix);
 void print_sb(struct out *o, const struct f2_super *sb);
 void print_cp(struct out *o, struct f2_fs *fs);
 /* Names of the checkpoint flags set in fl, space separated. */
