@@ -1,194 +1,93 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* fields.c - field tables of the superblock, checkpoint and inode. */
+/*
+ * fields.c - dump.f2fs's printers of the superblock, checkpoint, inode and
+ * node footer, from the library's field tables (f2/fields.h).
+ */
 #include <stdio.h>
 #include <string.h>
 #include "f2/features.h"
+#include "f2/fields.h"
 #include "f2/sb.h"
 #include "fields.h"
-
-#define FLD(st, f, k) { #f, offsetof(st, f), sizeof(((st *)0)->f), k, 1, 0 }
-#define ARR(st, f, k, shown) { #f, offsetof(st, f), sizeof(((st *)0)->f[0]), k, \
-	sizeof(((st *)0)->f) / sizeof(((st *)0)->f[0]), shown }
-#define END { NULL, 0, 0, 0, 0, 0 }
-
-static const struct field sb_fields[] = {
-	FLD(struct f2_super, magic, F_U),
-	FLD(struct f2_super, major_ver, F_U),
-	FLD(struct f2_super, minor_ver, F_U),
-	FLD(struct f2_super, log_sectorsize, F_U),
-	FLD(struct f2_super, log_sectors_per_block, F_U),
-	FLD(struct f2_super, log_blocksize, F_U),
-	FLD(struct f2_super, log_blocks_per_seg, F_U),
-	FLD(struct f2_super, segs_per_sec, F_U),
-	FLD(struct f2_super, secs_per_zone, F_U),
-	FLD(struct f2_super, checksum_offset, F_U),
-	FLD(struct f2_super, block_count, F_U),
-	FLD(struct f2_super, section_count, F_U),
-	FLD(struct f2_super, segment_count, F_U),
-	FLD(struct f2_super, segment_count_ckpt, F_U),
-	FLD(struct f2_super, segment_count_sit, F_U),
-	FLD(struct f2_super, segment_count_nat, F_U),
-	FLD(struct f2_super, segment_count_ssa, F_U),
-	FLD(struct f2_super, segment_count_main, F_U),
-	FLD(struct f2_super, segment0_blkaddr, F_U),
-	FLD(struct f2_super, cp_blkaddr, F_U),
-	FLD(struct f2_super, sit_blkaddr, F_U),
-	FLD(struct f2_super, nat_blkaddr, F_U),
-	FLD(struct f2_super, ssa_blkaddr, F_U),
-	FLD(struct f2_super, main_blkaddr, F_U),
-	FLD(struct f2_super, root_ino, F_U),
-	FLD(struct f2_super, node_ino, F_U),
-	FLD(struct f2_super, meta_ino, F_U),
-	{ "uuid", offsetof(struct f2_super, uuid), 16, F_HEX, 1, 0 },
-	{ "volum_name", offsetof(struct f2_super, volume_name), 2, F_UTF16, F2_MAX_VOLUME_NAME, 0 },
-	FLD(struct f2_super, extension_count, F_U),
-	FLD(struct f2_super, cp_payload, F_U),
-	{ "version", offsetof(struct f2_super, version), F2_VERSION_LEN, F_STR, 1, 0 },
-	{ "init_version", offsetof(struct f2_super, init_version), F2_VERSION_LEN, F_STR, 1, 0 },
-	FLD(struct f2_super, feature, F_U),
-	FLD(struct f2_super, encryption_level, F_U),
-	ARR(struct f2_super, qf_ino, F_U, 0),
-	FLD(struct f2_super, hot_ext_count, F_U),
-	FLD(struct f2_super, s_encoding, F_U),
-	FLD(struct f2_super, s_encoding_flags, F_U),
-	FLD(struct f2_super, crc, F_U),
-	END
-};
-
-static const struct field cp_fields[] = {
-	FLD(struct f2_checkpoint, checkpoint_ver, F_U),
-	FLD(struct f2_checkpoint, user_block_count, F_U),
-	FLD(struct f2_checkpoint, valid_block_count, F_U),
-	FLD(struct f2_checkpoint, rsvd_segment_count, F_U),
-	FLD(struct f2_checkpoint, overprov_segment_count, F_U),
-	FLD(struct f2_checkpoint, free_segment_count, F_U),
-	ARR(struct f2_checkpoint, cur_node_segno, F_U, 3),
-	ARR(struct f2_checkpoint, cur_node_blkoff, F_U, 3),
-	ARR(struct f2_checkpoint, cur_data_segno, F_U, 3),
-	ARR(struct f2_checkpoint, cur_data_blkoff, F_U, 3),
-	FLD(struct f2_checkpoint, ckpt_flags, F_U),
-	FLD(struct f2_checkpoint, cp_pack_total_block_count, F_U),
-	FLD(struct f2_checkpoint, cp_pack_start_sum, F_U),
-	FLD(struct f2_checkpoint, valid_node_count, F_U),
-	FLD(struct f2_checkpoint, valid_inode_count, F_U),
-	FLD(struct f2_checkpoint, next_free_nid, F_U),
-	FLD(struct f2_checkpoint, sit_ver_bitmap_bytesize, F_U),
-	FLD(struct f2_checkpoint, nat_ver_bitmap_bytesize, F_U),
-	FLD(struct f2_checkpoint, checksum_offset, F_U),
-	FLD(struct f2_checkpoint, elapsed_time, F_U),
-	END
-};
-
-static const struct field inode_fields[] = {
-	FLD(struct f2_inode, i_mode, F_U),
-	FLD(struct f2_inode, i_advise, F_U),
-	FLD(struct f2_inode, i_uid, F_U),
-	FLD(struct f2_inode, i_gid, F_U),
-	FLD(struct f2_inode, i_links, F_U),
-	FLD(struct f2_inode, i_size, F_U),
-	FLD(struct f2_inode, i_blocks, F_U),
-	FLD(struct f2_inode, i_atime, F_U),
-	FLD(struct f2_inode, i_atime_nsec, F_U),
-	FLD(struct f2_inode, i_ctime, F_U),
-	FLD(struct f2_inode, i_ctime_nsec, F_U),
-	FLD(struct f2_inode, i_mtime, F_U),
-	FLD(struct f2_inode, i_mtime_nsec, F_U),
-	FLD(struct f2_inode, i_generation, F_U),
-	FLD(struct f2_inode, i_current_depth, F_U),
-	FLD(struct f2_inode, i_xattr_nid, F_U),
-	FLD(struct f2_inode, i_flags, F_U),
-	FLD(struct f2_inode, i_inline, F_U),
-	FLD(struct f2_inode, i_pino, F_U),
-	FLD(struct f2_inode, i_dir_level, F_U),
-	FLD(struct f2_inode, i_namelen, F_U),
-	END
-};
-
-/* Extra attributes: printed only when inside i_extra_isize. */
-static const struct field extra_fields[] = {
-	FLD(struct f2_inode, i_extra_isize, F_U),
-	FLD(struct f2_inode, i_inline_xattr_size, F_U),
-	FLD(struct f2_inode, i_projid, F_U),
-	FLD(struct f2_inode, i_inode_checksum, F_U),
-	FLD(struct f2_inode, i_crtime, F_U),
-	FLD(struct f2_inode, i_crtime_nsec, F_U),
-	FLD(struct f2_inode, i_compr_blocks, F_U),
-	FLD(struct f2_inode, i_compress_algorithm, F_U),
-	FLD(struct f2_inode, i_log_cluster_size, F_U),
-	FLD(struct f2_inode, i_compress_flag, F_U),
-	END
-};
-
-static uint64_t get_u(const uint8_t *p, unsigned size)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = size; i-- > 0;)
-		v = v << 8 | p[i];
-	return v;
-}
-
-void print_fields(struct out *o, const struct field *t, const void *base, size_t limit)
-{
-	const uint8_t *b = base;
-	char name[64];
-
-	for (; t->name; t++) {
-		unsigned n = t->shown ? t->shown : t->count;
-
-		if ((size_t)t->off + (size_t)t->size * (t->kind == F_U ? n : 1) > limit)
-			continue;
-		switch (t->kind) {
-		case F_U:
-			for (unsigned i = 0; i < n; i++) {
-				if (t->count > 1)
-					snprintf(name, sizeof(name), "%s[%u]", t->name, i);
-				else
-					snprintf(name, sizeof(name), "%s", t->name);
-				out_u64(o, name, get_u(b + t->off + (size_t)i * t->size, t->size));
-			}
-			break;
-		case F_STR:
-			out_str(o, t->name, (const char *)b + t->off,
-				strnlen((const char *)b + t->off, t->size));
-			break;
-		case F_HEX:
-			out_hex(o, t->name, b + t->off, t->size);
-			break;
-		case F_UTF16: {
-			char u[F2_MAX_VOLUME_NAME * 4 + 1];
-
-			f2_utf16le_to_utf8((const le16 *)(b + t->off), t->count, u, sizeof(u));
-			out_str(o, t->name, u, strlen(u));
-			break;
-		}
-		}
-	}
-}
-
-void print_sb(struct out *o, const struct f2_super *sb)
-{
-	char feats[512];
-	char name[64];
-
-	out_obj_begin(o, "superblock", "Super block");
-	print_fields(o, sb_fields, sb, sizeof(*sb));
-	f2_features_format(f2_le32(sb->feature), feats, sizeof(feats));
-	out_str(o, "features", feats, strlen(feats));
-	for (int i = 0; i < F2_MAX_DEVICES && sb->devs[i].path[0]; i++) {
-		snprintf(name, sizeof(name), "devs[%d].path", i);
-		out_str(o, name, (const char *)sb->devs[i].path,
-			strnlen((const char *)sb->devs[i].path, F2_MAX_PATH_LEN));
-		snprintf(name, sizeof(name), "devs[%d].total_segments", i);
-		out_u64(o, name, f2_le32(sb->devs[i].total_segments));
-	}
-	out_obj_end(o);
-}
 
 static const char *const curseg_names[] = {
 	"CURSEG_HOT_DATA", "CURSEG_WARM_DATA", "CURSEG_COLD_DATA",
 	"CURSEG_HOT_NODE", "CURSEG_WARM_NODE", "CURSEG_COLD_NODE",
 };
+
+void print_row(struct out *o, const struct f2_field *f, const void *base,
+		      const char *prefix)
+{
+	const uint8_t *p = (const uint8_t *)base + f->off;
+	const char *label = f2_field_label(f);
+	unsigned n = f->used ? f->used : f->count;
+	char name[64];
+
+	switch (f->fmt) {
+	case F2_FMT_UINT:
+		for (unsigned i = 0; i < n; i++) {
+			if (f->flags & F2_FLD_PERLOG)
+				snprintf(name, sizeof(name), "%s%s[%s]", prefix, label,
+					 curseg_names[i]);
+			else if (f->count > 1)
+				snprintf(name, sizeof(name), "%s%s[%u]", prefix, label, i);
+			else
+				snprintf(name, sizeof(name), "%s%s", prefix, label);
+			out_u64(o, name, f2_field_get(f, base, i));
+		}
+		break;
+	case F2_FMT_STR:
+		out_str(o, label, (const char *)p, strnlen((const char *)p, f->width));
+		break;
+	case F2_FMT_HEX:
+		out_hex(o, label, p, f->width);
+		break;
+	case F2_FMT_UTF16: {
+		char u[F2_MAX_VOLUME_NAME * 4 + 1];
+
+		f2_utf16le_to_utf8((const le16 *)p, f->width / 2, u, sizeof(u));
+		out_str(o, label, u, strlen(u));
+		break;
+	}
+	}
+}
+
+/* Every row of structure st but the raw and sparse ones and the inode's
+ * extra attributes. */
+static void print_rows(struct out *o, enum f2_struct_id st, const void *base)
+{
+	const struct f2_struct_desc *d = f2_struct_get(st);
+
+	for (uint32_t i = 0; i < d->n; i++)
+		if (!(d->fields[i].flags & (F2_FLD_RAW | F2_FLD_SPARSE | F2_FLD_EXTRA)))
+			print_row(o, &d->fields[i], base, "");
+}
+
+void print_sb(struct out *o, const struct f2_super *sb)
+{
+	const struct f2_field *path, *segs;
+	char feats[512];
+	char name[64];
+	uint32_t k;
+
+	out_obj_begin(o, "superblock", "Super block");
+	print_rows(o, F2_ST_SUPER, sb);
+	f2_features_format(f2_le32(sb->feature), feats, sizeof(feats));
+	out_str(o, "features", feats, strlen(feats));
+	path = f2_field_find(F2_ST_SUPER, "devs.path[0]", &k);
+	segs = f2_field_find(F2_ST_SUPER, "devs.total_segments[0]", &k);
+	for (k = 0; k < path->count; k++) {
+		const char *s = (const char *)sb + f2_field_offset(path, k);
+
+		if (!s[0])
+			break;
+		snprintf(name, sizeof(name), "devs[%u].path", k);
+		out_str(o, name, s, strnlen(s, path->width));
+		snprintf(name, sizeof(name), "devs[%u].total_segments", k);
+		out_u64(o, name, f2_field_get(segs, sb, k));
+	}
+	out_obj_end(o);
+}
 
 static const struct { uint32_t bit; const char *name; } cp_flag_names[] = {
 	{ F2_CP_RESIZEFS, "resizefs" }, { F2_CP_DISABLED_QUICK, "disabled_quick" },
@@ -249,11 +148,7 @@ void print_cp(struct out *o, struct f2_fs *fs)
 
 	out_obj_begin(o, "checkpoint", "Checkpoint");
 	out_u64(o, "pack", (uint64_t)fs->cp_pack + 1);
-	print_fields(o, cp_fields, fs->cp, F2_BLKSIZE);
-	for (int i = 0; i < F2_NR_CURSEG; i++) {
-		snprintf(name, sizeof(name), "alloc_type[%s]", curseg_names[i]);
-		out_u64(o, name, fs->cp->alloc_type[i]);
-	}
+	print_rows(o, F2_ST_CHECKPOINT, fs->cp);
 	cp_flags_string(fs->cp_flags, flags, sizeof(flags));
 	out_str(o, "checkpoint_state", flags, strlen(flags));
 	for (int p = 0; p < 2; p++) {
@@ -289,25 +184,15 @@ void print_cp(struct out *o, struct f2_fs *fs)
 	out_obj_end(o);
 }
 
-void print_inode(struct out *o, const struct f2_node *n)
+/* The non-zero elements of a sparse array from element first on. */
+static void print_sparse(struct out *o, const struct f2_field *f, const void *base,
+			 uint32_t first)
 {
-	const struct f2_inode *i = &n->i;
-	uint32_t extra = (i->i_inline & F2_EXTRA_ATTR) ? f2_le16(i->i_extra_isize) : 0;
-	uint32_t nlen = f2_le32(i->i_namelen);
 	char name[64];
 
-	if (extra > F2_EXTRA_ISIZE || extra % 4)
-		extra = 0;
-	print_fields(o, inode_fields, i, sizeof(*i));
-	out_str(o, "i_name", (const char *)i->i_name, nlen < F2_NAME_LEN ? nlen : F2_NAME_LEN);
-	out_u64(o, "i_ext.fofs", f2_le32(i->i_ext.fofs));
-	out_u64(o, "i_ext.blkaddr", f2_le32(i->i_ext.blk));
-	out_u64(o, "i_ext.len", f2_le32(i->i_ext.len));
-	if (extra)
-		print_fields(o, extra_fields, i, offsetof(struct f2_inode, i_extra_isize) + extra);
-	out_arr_begin(o, "i_addr");
-	for (uint32_t k = extra / 4; k < F2_ADDRS_PER_INODE; k++) {
-		uint32_t a = f2_le32(i->i_addr[k]);
+	out_arr_begin(o, f->name);
+	for (uint32_t k = first; k < f->count; k++) {
+		uint64_t a = f2_field_get(f, base, k);
 
 		if (!a)
 			continue;
@@ -317,23 +202,46 @@ void print_inode(struct out *o, const struct f2_node *n)
 			out_u64(o, "addr", a);
 			out_obj_end(o);
 		} else {
-			snprintf(name, sizeof(name), "i_addr[0x%x]", k);
+			snprintf(name, sizeof(name), "%s[0x%x]", f2_field_label(f), k);
 			out_u64(o, name, a);
 		}
 	}
 	out_arr_end(o);
-	for (int k = 0; k < F2_NIDS_PER_INODE; k++) {
-		snprintf(name, sizeof(name), "i_nid[%d]", k);
-		out_u64(o, name, f2_le32(i->i_nid[k]));
+}
+
+void print_inode(struct out *o, const struct f2_node *n)
+{
+	const struct f2_struct_desc *d = f2_struct_get(F2_ST_INODE);
+	const struct f2_inode *i = &n->i;
+	uint32_t extra = (i->i_inline & F2_EXTRA_ATTR) ? f2_le16(i->i_extra_isize) : 0;
+	uint32_t nlen = f2_le32(i->i_namelen);
+
+	if (extra > F2_EXTRA_ISIZE || extra % 4)
+		extra = 0;
+	for (uint32_t k = 0; k < d->n; k++) {
+		const struct f2_field *f = &d->fields[k];
+
+		if (f->flags & F2_FLD_SPARSE)
+			print_sparse(o, f, i, extra / 4);
+		else if (f->flags & F2_FLD_EXTRA) {
+			if (f->off + f->width <= offsetof(struct f2_inode, i_extra_isize) + extra)
+				print_row(o, f, i, "");
+		} else if (f->off == offsetof(struct f2_inode, i_name))
+			out_str(o, f->name, (const char *)i + f->off,
+				nlen < f->width ? nlen : f->width);
+		else if (!(f->flags & F2_FLD_RAW))
+			print_row(o, f, i, "");
 	}
 }
 
 void print_footer(struct out *o, const struct f2_node *n)
 {
-	out_u64(o, "footer.nid", f2_le32(n->footer.nid));
-	out_u64(o, "footer.ino", f2_le32(n->footer.ino));
-	out_u64(o, "footer.offset", f2_node_ofs(n));
-	out_u64(o, "footer.flag", f2_le32(n->footer.flag));
-	out_u64(o, "footer.cp_ver", f2_le64(n->footer.cp_ver));
-	out_u64(o, "footer.next_blkaddr", f2_le32(n->footer.next_blkaddr));
+	const struct f2_struct_desc *d = f2_struct_get(F2_ST_NODE_FOOTER);
+
+	for (uint32_t k = 0; k < d->n; k++) {
+		print_row(o, &d->fields[k], &n->footer, "footer.");
+		/* the node offset, from flag, after ino as f2fs-tools shows it */
+		if (d->fields[k].off == offsetof(struct f2_node_footer, ino))
+			out_u64(o, "footer.offset", f2_node_ofs(n));
+	}
 }

@@ -1,28 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fields.h - on-disk structures described once as field tables; the text
- * and JSON printers both work from them.
+ * fields.h - dump.f2fs's printers of on-disk structures; the text and JSON
+ * forms both work from the library's field tables (f2/fields.h).
  */
 #ifndef DUMP_FIELDS_H
 #define DUMP_FIELDS_H
 #include <stddef.h>
 #include <stdint.h>
+#include "f2/fields.h"
 #include "f2/fs.h"
 #include "out.h"
 
-enum field_kind { F_U, F_STR, F_UTF16, F_HEX };
-
-struct field {
-	const char *name;
-	uint16_t off;
-	uint16_t size;		/* bytes of one element (F_U: 1, 2, 4, 8; F_STR up to 256) */
-	uint8_t kind;
-	uint16_t count;		/* > 1: an array printed as name[i] */
-	uint16_t shown;		/* elements printed (0 = count) */
-};
-
-/* Print every field of the table from the structure at base. */
-void print_fields(struct out *o, const struct field *t, const void *base, size_t limit);
+/* One row of a field table (f2/fields.h) of the structure at base: a
+ * number, each element in use of an array (label[i]), a string or hex;
+ * the label prefixed with prefix. */
+void print_row(struct out *o, const struct f2_field *f, const void *base, const char *prefix);
 void print_sb(struct out *o, const struct f2_super *sb);
 void print_cp(struct out *o, struct f2_fs *fs);
 /* Names of the checkpoint flags set in fl, space separated. */

@@ -100,6 +100,7 @@ void dump_ssa(struct dump_ctx *d, uint64_t start, uint64_t end)
 {
 	struct f2_fs *fs = d->fs;
 	struct f2_summary_block *sum = malloc(sizeof(*sum));
+	const struct f2_struct_desc *sd = f2_struct_get(F2_ST_SUMMARY);
 
 	if (!sum) {
 		dump_error(d, "out of memory");
@@ -126,11 +127,9 @@ void dump_ssa(struct dump_ctx *d, uint64_t start, uint64_t end)
 			out_arr_begin(d->o, "entries");
 			for (int i = 0; i < F2_ENTRIES_IN_SUM; i++) {
 				out_obj_begin(d->o, NULL, NULL);
-				out_u64(d->o, "nid", f2_le32(sum->entries[i].nid));
-				if (!node) {
-					out_u64(d->o, "version", sum->entries[i].version);
-					out_u64(d->o, "ofs_in_node", f2_le16(sum->entries[i].ofs_in_node));
-				}
+				/* node blocks: only nid is meaningful */
+				for (uint32_t k = 0; k < (node ? 1 : sd->n); k++)
+					print_row(d->o, &sd->fields[k], &sum->entries[i], "");
 				out_obj_end(d->o);
 			}
 			out_arr_end(d->o);

@@ -5,8 +5,8 @@
 #
 #   tests/fuzz/build.sh [OUTDIR]      default OUTDIR: tests/.cache/fuzz
 #
-# The engine's sources (the ones lib/*.am list) and the harness are
-# compiled once with -fsanitize=fuzzer-no-link,address,undefined and
+# The engine's sources (the ones lib/*.am and lib/*/*.am list) and the
+# harness are compiled once with -fsanitize=fuzzer-no-link,address,undefined and
 # linked into each target with -fsanitize=fuzzer; fztool gets the same
 # sources with ASan and UBSan only.  UBSan findings abort
 # (-fno-sanitize-recover), so they count as crashes.  Targets that run a
@@ -43,9 +43,9 @@ am_sources() {
 		}' | sort -u
 }
 
-mapfile -t lib_srcs < <(am_sources "$top"/lib/*.am "$top"/lib/io/*.am libf2core_la_SOURCES |
+mapfile -t lib_srcs < <(am_sources "$top"/lib/*.am "$top"/lib/*/*.am libf2core_la_SOURCES |
 	sed "s|^|$top/lib/|")
-[ ${#lib_srcs[@]} -gt 0 ] || { echo "build.sh: no sources found in lib/*.am" >&2; exit 1; }
+[ ${#lib_srcs[@]} -gt 0 ] || { echo "build.sh: no sources found in lib/*.am, lib/*/*.am" >&2; exit 1; }
 targets=("$fz"/fuzz_*.c)
 
 # extra_srcs TARGET: the tool sources compiled into TARGET

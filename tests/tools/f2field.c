@@ -7,37 +7,29 @@
  *   f2field IMG set FIELD VALUE    stores VALUE little-endian in the field
  *   f2field IMG fixcrc sb|sb1|cp|cpo|inode.INO   recompute a checksum
  *
- * FIELD names (numbers in decimal or 0x hex):
- *   sb.F, sb1.F        superblock copy 0 / 1: magic block_count log_blocksize
- *                      segment_count_nat segment_count_sit cp_blkaddr
- *                      segment_count segment_count_main main_blkaddr
- *                      nat_blkaddr root_ino feature cp_payload crc
- *                      qf_ino0..2
+ * FIELD is AREA.ARGS.F (numbers in decimal or 0x hex).  F is a number
+ * row of the library's field tables (f2/fields.h): the kernel's member name
+ * (i_links, i_ext.fofs, block_addr), NAME[i] for an element of an array
+ * (i_nid[2], qf_ino[1]), or the row's short alias with the index as a
+ * suffix (links, ext_fofs, blkaddr, nid2, qf_ino1, map0):
+ *   sb.F, sb1.F        superblock copy 0 / 1 (struct f2_super)
  *   cp.F, cpo.F        head block of the newest checkpoint pack (by version,
- *                      valid or not; pack 1 on a tie) / the other:
- *                      checkpoint_ver user_block_count valid_block_count
- *                      free_segment_count ckpt_flags valid_node_count
- *                      valid_inode_count next_free_nid
- *                      cp_pack_total_block_count crc cur_node_segno0..2
- *                      cur_data_segno0..2
- *   nat.NID.F          ino blkaddr version (NAT block, not the journal)
- *   sit.SEG.F          vblocks (raw: count | type << 10) map0 (first byte)
- *   ssa.SEG.I.F        nid ofs (SSA area block of SEG, entry I)
- *   inode.INO.F        mode advise inline links size blocks depth xattr_nid
- *                      flags namelen dir_level extra_isize csum uid gid
- *                      projid ext_fofs ext_blk ext_len (i_ext)
- *                      nid0..nid4 addr0 (first data address) footer_nid
- *                      footer_ino footer_flag
- *   node.NID.F         footer_nid footer_ino footer_flag word0
- *   dent.DIR.NAME.F    ino hash name_len file_type bit (the bitmap byte
- *                      of the entry's slot) name (its first byte) in DIR's
+ *                      valid or not; pack 1 on a tie) / the other
+ *                      (struct f2_checkpoint); also crc (at checksum_offset)
+ *   nat.NID.F          struct f2_nat_entry of NID (NAT block, not the journal)
+ *   sit.SEG.F          struct f2_sit_entry (vblocks raw: count | type << 10)
+ *   ssa.SEG.I.F        entry I of SEG's SSA area block (struct f2_summary)
+ *   inode.INO.F        struct f2_inode, or the node footer; also addr0 (the
+ *                      first data address, after the extra attributes)
+ *   node.NID.F         the node footer (footer.F, or F); word0 (byte 0..3)
+ *   dent.DIR.NAME.F    struct f2_dir_entry of NAME, and bit (the bitmap byte
+ *                      of the entry's slot) name (its first byte), in DIR's
  *                      first block or inline, else in any block of DIR
- *   orph.I.F           orphan block I of the newest pack: ino0 (first
- *                      entry) entry_count blk_addr blk_count
+ *   orph.I.F           orphan block I of the newest pack (struct
+ *                      f2_orphan_block: ino0, entry_count, ...)
  *   quota.Q.ID.F       quota file Q (0 user, 1 group, 2 project), the
  *                      record of ID: id inodes space leaf (the tree's
  *                      last-level ref to its data block)
- *   (inode fields also: uid gid projid)
  *   f2field IMG orphan INO...      add inodes to the orphan list (engine,
  *                                  one checkpoint)
  *   f2field hash NAME              the dentry hash of NAME
@@ -57,59 +49,12 @@
 #include "f2/crc.h"
 #include "f2/engine.h"
 #include "f2/errors.h"
+#include "f2/fields.h"
 #include "f2/file.h"
 #include "f2/hash.h"
 #include "f2/fs.h"
 #include "f2/io.h"
 #include "f2/sb.h"
-
-struct fdesc {
-	const char *name;
-	size_t off, size;
-};
-
-#define SBF(n) { #n, offsetof(struct f2_super, n), sizeof(((struct f2_super *)0)->n) }
-static const struct fdesc sb_fields[] = {
-	SBF(magic), SBF(block_count), SBF(log_blocksize), SBF(segment_count),
-	SBF(segment_count_main), SBF(segment_count_nat), SBF(segment_count_sit),
-	SBF(main_blkaddr), SBF(nat_blkaddr), SBF(cp_blkaddr), SBF(root_ino),
-	SBF(feature), SBF(cp_payload), SBF(crc),
-	{ "qf_ino0", offsetof(struct f2_super, qf_ino), 4 },
-	{ "qf_ino1", offsetof(struct f2_super, qf_ino) + 4, 4 },
-	{ "qf_ino2", offsetof(struct f2_super, qf_ino) + 8, 4 },
-	{ NULL, 0, 0 },
-};
-#define CPF(n) { #n, offsetof(struct f2_checkpoint, n), sizeof(((struct f2_checkpoint *)0)->n) }
-static const struct fdesc cp_fields[] = {
-	CPF(checkpoint_ver), CPF(user_block_count), CPF(valid_block_count),
-	CPF(free_segment_count), CPF(ckpt_flags), CPF(valid_node_count),
-	CPF(valid_inode_count), CPF(next_free_nid), CPF(cp_pack_total_block_count),
-	{ "cur_node_segno0", offsetof(struct f2_checkpoint, cur_node_segno), 4 },
-	{ "cur_node_segno1", offsetof(struct f2_checkpoint, cur_node_segno) + 4, 4 },
-	{ "cur_node_segno2", offsetof(struct f2_checkpoint, cur_node_segno) + 8, 4 },
-	{ "cur_data_segno0", offsetof(struct f2_checkpoint, cur_data_segno), 4 },
-	{ "cur_data_segno1", offsetof(struct f2_checkpoint, cur_data_segno) + 4, 4 },
-	{ "cur_data_segno2", offsetof(struct f2_checkpoint, cur_data_segno) + 8, 4 },
-	{ NULL, 0, 0 },
-};
-#define INF(s, n) { s, offsetof(struct f2_inode, n), sizeof(((struct f2_inode *)0)->n) }
-static const struct fdesc inode_fields[] = {
-	INF("mode", i_mode), INF("advise", i_advise), INF("inline", i_inline),
-	INF("links", i_links), INF("size", i_size), INF("blocks", i_blocks),
-	INF("depth", i_current_depth), INF("xattr_nid", i_xattr_nid), INF("flags", i_flags),
-	INF("namelen", i_namelen), INF("dir_level", i_dir_level),
-	INF("extra_isize", i_extra_isize), INF("csum", i_inode_checksum),
-	INF("uid", i_uid), INF("gid", i_gid), INF("projid", i_projid),
-	INF("ext_fofs", i_ext.fofs), INF("ext_blk", i_ext.blk), INF("ext_len", i_ext.len),
-	{ NULL, 0, 0 },
-};
-static const struct fdesc footer_fields[] = {
-	{ "footer_nid", offsetof(struct f2_node, footer.nid), 4 },
-	{ "footer_ino", offsetof(struct f2_node, footer.ino), 4 },
-	{ "footer_flag", offsetof(struct f2_node, footer.flag), 4 },
-	{ "word0", 0, 4 },
-	{ NULL, 0, 0 },
-};
 
 static int die(const char *what, const char *arg)
 {
@@ -117,12 +62,19 @@ static int die(const char *what, const char *arg)
 	exit(2);
 }
 
-static const struct fdesc *lookup(const struct fdesc *t, const char *name)
+/* Adds to *off the offset of field name (a row of f2/fields.h, or one
+ * element of it) of structure st and sets *size; 0 if there is no such
+ * number field. */
+static int field_at(enum f2_struct_id st, const char *name, uint64_t *off, size_t *size)
 {
-	for (; t->name; t++)
-		if (!strcmp(t->name, name))
-			return t;
-	return NULL;
+	uint32_t idx;
+	const struct f2_field *f = f2_field_find(st, name, &idx);
+
+	if (!f || f->fmt != F2_FMT_UINT || f->width > 8)
+		return 0;
+	*off += f2_field_offset(f, idx);
+	*size = f->width;
+	return 1;
 }
 
 static uint32_t num(const char *s)
@@ -203,11 +155,8 @@ static int locate_dent_any(struct f2_fs *fs, const struct f2_inode_ref *ir, cons
 	}
 	*off = base + offsetof(struct f2_dentry_block, dentry) +
 	       (uint64_t)df.slot * sizeof(struct f2_dir_entry);
-	if (!strcmp(f, "ino")) { *off += offsetof(struct f2_dir_entry, ino); *size = 4; }
-	else if (!strcmp(f, "hash")) { *size = 4; }
-	else if (!strcmp(f, "name_len")) { *off += offsetof(struct f2_dir_entry, name_len); *size = 2; }
-	else if (!strcmp(f, "file_type")) { *off += offsetof(struct f2_dir_entry, file_type); }
-	else die("unknown dentry field ", f);
+	if (!field_at(F2_ST_DIR_ENTRY, f, off, size))
+		die("unknown dentry field ", f);
 	return 1;
 }
 
@@ -302,11 +251,8 @@ static void locate_dent(struct f2_fs *fs, uint32_t dir, const char *name, const 
 			return;
 		}
 		*off = base + (uint64_t)((const uint8_t *)d - blk);
-		if (!strcmp(f, "ino")) { *off += offsetof(struct f2_dir_entry, ino); *size = 4; }
-		else if (!strcmp(f, "hash")) { *off += 0; *size = 4; }
-		else if (!strcmp(f, "name_len")) { *off += offsetof(struct f2_dir_entry, name_len); *size = 2; }
-		else if (!strcmp(f, "file_type")) { *off += offsetof(struct f2_dir_entry, file_type); *size = 1; }
-		else die("unknown dentry field ", f);
+		if (!field_at(F2_ST_DIR_ENTRY, f, off, size))
+			die("unknown dentry field ", f);
 		return;
 	}
 	if (!(ir.node.i.i_inline & F2_INLINE_DENTRY) && locate_dent_any(fs, &ir, name, f, off, size))
@@ -314,11 +260,22 @@ static void locate_dent(struct f2_fs *fs, uint32_t dir, const char *name, const 
 	die("no entry ", name);
 }
 
+/* The text up to the next dot of *t (cut there); *t moves past the dot,
+ * or to NULL if there was none. */
+static char *cut(char **t)
+{
+	char *s = *t, *d = strchr(s, '.');
+
+	*t = d ? d + 1 : NULL;
+	if (d)
+		*d = 0;
+	return s;
+}
+
 static void locate(const char *img, const char *spec, uint64_t *off, size_t *size)
 {
-	char buf[512], *p[5] = { 0 }, *save;
-	int n = 0;
-	const struct fdesc *d;
+	char buf[512], *p[5] = { 0 }, *rest = buf;
+	int n = 0, args;
 	struct f2_fs *fs;
 
 	snprintf(buf, sizeof(buf), "%s", spec);
@@ -334,15 +291,20 @@ static void locate(const char *img, const char *spec, uint64_t *off, size_t *siz
 		f2_fs_close(fs);
 		return;
 	}
-	for (char *t = strtok_r(buf, ".", &save); t && n < 5; t = strtok_r(NULL, ".", &save))
-		p[n++] = t;
-	if (n < 2)
+	/* AREA.ARG...FIELD: the field keeps its dots (i_ext.fofs) */
+	p[n++] = cut(&rest);
+	args = !strcmp(p[0], "ssa") || !strcmp(p[0], "quota") ? 3 :
+	       !strcmp(p[0], "sb") || !strcmp(p[0], "sb1") || !strcmp(p[0], "cp") ||
+	       !strcmp(p[0], "cpo") ? 1 : 2;
+	while (n < args && rest)
+		p[n++] = cut(&rest);
+	if (!rest || !*rest)
 		die("bad field ", spec);
+	p[n++] = rest;
 	if (!strcmp(p[0], "sb") || !strcmp(p[0], "sb1")) {
-		if (!(d = lookup(sb_fields, p[1])))
+		*off = (p[0][2] ? F2_BLKSIZE : 0) + F2_SUPER_OFFSET;
+		if (!field_at(F2_ST_SUPER, p[1], off, size))
 			die("unknown superblock field ", p[1]);
-		*off = (p[0][2] ? F2_BLKSIZE : 0) + F2_SUPER_OFFSET + d->off;
-		*size = d->size;
 		return;
 	}
 	fs = open_fs(img, 0);
@@ -359,10 +321,9 @@ static void locate(const char *img, const char *spec, uint64_t *off, size_t *siz
 			       f2_le32(((const struct f2_checkpoint *)head)->checksum_offset);
 			*size = 4;
 		} else {
-			if (!(d = lookup(cp_fields, p[1])))
+			*off = start * F2_BLKSIZE;
+			if (!field_at(F2_ST_CHECKPOINT, p[1], off, size))
 				die("unknown checkpoint field ", p[1]);
-			*off = start * F2_BLKSIZE + d->off;
-			*size = d->size;
 		}
 	} else if (!strcmp(p[0], "nat") && n == 3) {
 		uint32_t nid = num(p[1]);
@@ -372,10 +333,8 @@ static void locate(const char *img, const char *spec, uint64_t *off, size_t *siz
 			die("not in a NAT block: nid ", p[1]);
 		*off = f2_nat_block_addr(fs, nid / F2_NAT_ENTRIES_PER_BLOCK) * F2_BLKSIZE +
 		       (nid % F2_NAT_ENTRIES_PER_BLOCK) * sizeof(struct f2_nat_entry);
-		if (!strcmp(p[2], "version")) { *size = 1; }
-		else if (!strcmp(p[2], "ino")) { *off += 1; *size = 4; }
-		else if (!strcmp(p[2], "blkaddr")) { *off += 5; *size = 4; }
-		else die("unknown NAT field ", p[2]);
+		if (!field_at(F2_ST_NAT_ENTRY, p[2], off, size))
+			die("unknown NAT field ", p[2]);
 	} else if (!strcmp(p[0], "sit") && n == 3) {
 		uint32_t seg = num(p[1]);
 		struct f2_sit_info si;
@@ -384,15 +343,13 @@ static void locate(const char *img, const char *spec, uint64_t *off, size_t *siz
 			die("not in a SIT block: segment ", p[1]);
 		*off = f2_sit_block_addr(fs, seg / F2_SIT_ENTRIES_PER_BLOCK) * F2_BLKSIZE +
 		       (seg % F2_SIT_ENTRIES_PER_BLOCK) * sizeof(struct f2_sit_entry);
-		if (!strcmp(p[2], "vblocks")) *size = 2;
-		else if (!strcmp(p[2], "map0")) { *off += 2; *size = 1; }
-		else die("unknown SIT field ", p[2]);
+		if (!field_at(F2_ST_SIT_ENTRY, p[2], off, size))
+			die("unknown SIT field ", p[2]);
 	} else if (!strcmp(p[0], "ssa") && n == 4) {
 		*off = ((uint64_t)fs->ssa_blkaddr + num(p[1])) * F2_BLKSIZE +
 		       num(p[2]) * sizeof(struct f2_summary);
-		if (!strcmp(p[3], "nid")) *size = 4;
-		else if (!strcmp(p[3], "ofs")) { *off += 5; *size = 2; }
-		else die("unknown SSA field ", p[3]);
+		if (!field_at(F2_ST_SUMMARY, p[3], off, size))
+			die("unknown SSA field ", p[3]);
 	} else if ((!strcmp(p[0], "inode") || !strcmp(p[0], "node")) && n == 3) {
 		uint32_t nid = num(p[1]);
 		struct f2_nat_info ni;
@@ -400,16 +357,11 @@ static void locate(const char *img, const char *spec, uint64_t *off, size_t *siz
 		if (f2_nat_lookup(fs, nid, &ni) || !ni.blkaddr)
 			die("not in use: nid ", p[1]);
 		*off = (uint64_t)ni.blkaddr * F2_BLKSIZE;
-		if ((d = lookup(footer_fields, p[2]))) {
-			*off += d->off;
-			*size = d->size;
-		} else if (p[0][1] == 'n' && (d = lookup(inode_fields, p[2]))) {
-			*off += d->off;
-			*size = d->size;
-		} else if (p[0][1] == 'n' && !strncmp(p[2], "nid", 3) && p[2][3] >= '0' &&
-			   p[2][3] <= '4' && !p[2][4]) {
-			*off += offsetof(struct f2_inode, i_nid) + 4 * (size_t)(p[2][3] - '0');
+		if (!strcmp(p[2], "word0")) {	/* the block's first word */
 			*size = 4;
+		} else if (!strncmp(p[2], "footer.", 7) &&
+			   field_at(F2_ST_NODE_FOOTER, p[2] + 7, off, size)) {
+			*off += offsetof(struct f2_node, footer);
 		} else if (p[0][1] == 'n' && !strcmp(p[2], "addr0")) {
 			struct f2_inode_ref ir;
 
@@ -417,6 +369,10 @@ static void locate(const char *img, const char *spec, uint64_t *off, size_t *siz
 				die("", fs->why);
 			*off += offsetof(struct f2_inode, i_addr) + 4 * (size_t)ir.extra_words;
 			*size = 4;
+		} else if (p[0][1] == 'n' && field_at(F2_ST_INODE, p[2], off, size)) {
+			;
+		} else if (field_at(F2_ST_NODE_FOOTER, p[2], off, size)) {
+			*off += offsetof(struct f2_node, footer);
 		} else {
 			die("unknown node field ", p[2]);
 		}
@@ -427,11 +383,8 @@ static void locate(const char *img, const char *spec, uint64_t *off, size_t *siz
 			      1 + f2_le32(fs->sb.cp_payload) + num(p[1]);
 
 		*off = at * F2_BLKSIZE;
-		if (!strcmp(p[2], "ino0")) *size = 4;
-		else if (!strcmp(p[2], "blk_addr")) { *off += offsetof(struct f2_orphan_block, blk_addr); *size = 2; }
-		else if (!strcmp(p[2], "blk_count")) { *off += offsetof(struct f2_orphan_block, blk_count); *size = 2; }
-		else if (!strcmp(p[2], "entry_count")) { *off += offsetof(struct f2_orphan_block, entry_count); *size = 4; }
-		else die("unknown orphan block field ", p[2]);
+		if (!field_at(F2_ST_ORPHAN, p[2], off, size))
+			die("unknown orphan block field ", p[2]);
 	} else if (!strcmp(p[0], "dent") && n == 4) {
 		locate_dent(fs, num(p[1]), p[2], p[3], off, size);
 	} else {
