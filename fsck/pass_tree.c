@@ -23,12 +23,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "f2/errors.h"
+#include "f2/node.h"
 #include "walk.h"
 #include "problem.h"
 #include "repair.h"
 
-#define XATTR_NODE_OFS	(0xFFFFFFFFu >> F2_FOOTER_OFFSET_SHIFT)
-#define NODE_DIND_OFS	(5u + 2 * F2_ADDRS_PER_BLOCK)	/* 2041 */
 #define NO_PTR		UINT32_MAX	/* load_node: no node points to it (an inode) */
 #define W_INID(i)	((uint32_t)(offsetof(struct f2_inode, i_nid) / 4) + (uint32_t)(i))
 #define W_XNID		((uint32_t)(offsetof(struct f2_inode, i_xattr_nid) / 4))
@@ -310,7 +309,7 @@ static int walk_addrs(struct walk *w, const void *area, uint32_t n, uint32_t nid
 	return 0;
 }
 
-static int walk_direct(struct walk *w, uint32_t nid, uint32_t ofs, uint64_t fofs, const char *what,
+static int walk_direct(struct walk *w, uint32_t nid, uint32_t ofs, const char *what,
 		       const struct ptr *p)
 {
 	int err = load_node(w, nid, ofs, w->node[0], what, p, 0);
@@ -318,11 +317,13 @@ static int walk_direct(struct walk *w, uint32_t nid, uint32_t ofs, uint64_t fofs
 	if (err)
 		return err == -ENOMEM ? err : 0;
 	w->nofs = ofs;
-	return walk_addrs(w, w->node[0], w->adb, nid, fofs, 0);
+	return walk_addrs(w, w->node[0], w->adb, nid,
+			  (uint64_t)f2_node_start_bidx(ofs, w->ir->addrs, w->adb), 0);
 }
 
-/* An indirect node at ofs: its children are direct nodes at ofs+1+i. */
-static int walk_indirect(struct walk *w, uint32_t nid, uint32_t ofs, uint64_t fofs, int level,
+/* An indirect node at ofs (level 2 the double-indirect one) and the nodes
+ * under it, at the offsets f2_node_child_ofs() gives. */
+static int walk_indirect(struct walk *w, uint32_t nid, uint32_t ofs, int level,
 			 const struct ptr *p)
 {
 	uint8_t *buf = w->node[level];
@@ -337,11 +338,9 @@ static int walk_indirect(struct walk *w, uint32_t nid, uint32_t ofs, uint64_t fo
 		if (!c)
 			continue;
 		if (level == 1)
-			err = walk_direct(w, c, ofs + 1 + i, fofs + (uint64_t)i * w->adb, "direct",
-					  &cp);
+			err = walk_direct(w, c, f2_node_child_ofs(ofs, i), "direct", &cp);
 		else
-			err = walk_indirect(w, c, ofs + 1 + i * (F2_NIDS_PER_BLOCK + 1),
-					    fofs + (uint64_t)i * F2_NIDS_PER_BLOCK * w->adb, 1, &cp);
+			err = walk_indirect(w, c, f2_node_child_ofs(ofs, i), 1, &cp);
 		if (err)
 			return err;
 	}
@@ -351,7 +350,7 @@ static int walk_indirect(struct walk *w, uint32_t nid, uint32_t ofs, uint64_t fo
 static int walk_xattr(struct walk *w, uint32_t xnid)
 {
 	struct ptr p = { w->ino, 0, W_XNID };
-	int err = load_node(w, xnid, XATTR_NODE_OFS, w->node[0], "xattr", &p, 0);
+	int err = load_node(w, xnid, F2_NODE_OFS_XATTR, w->node[0], "xattr", &p, 0);
 
 	return err == -ENOMEM ? err : 0;
 }
@@ -510,7 +509,7 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 	const struct f2_inode *in = &ir->node.i;
 	struct ino_rec *r = inomap_get(&ctx->inodes, wk->ino, NULL);
 	static const struct ptr noptr = { 0, 0, NO_PTR };
-	uint64_t fofs, iblocks;
+	uint64_t iblocks;
 	int fix_depth = 0;
 	uint32_t xnid, namelen;
 	int err, is_inline, is_root = wk->special == 1 && wk->ino == f2_le32(fs->sb.root_ino);
@@ -633,34 +632,19 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 		if (in->i_inline & F2_INLINE_DENTRY)
 			dir_check_inline(w);
 	} else {
-		uint64_t fa = ir->addrs, adb = w->adb, nids = F2_NIDS_PER_BLOCK;
-
 		err = walk_addrs(w, (const uint8_t *)&ir->node + offsetof(struct f2_inode, i_addr) +
 				 4 * ir->extra_words, ir->addrs, wk->ino, 0,
 				 W_IADDR + ir->extra_words);
-		for (int i = 0; !err && i < F2_NIDS_PER_INODE; i++) {
-			uint32_t c = f2_le32(in->i_nid[i]);
+		for (unsigned i = 0; !err && i < F2_NIDS_PER_INODE; i++) {
+			uint32_t c = f2_le32(in->i_nid[i]), ofs = f2_node_top_ofs(i);
 			struct ptr p = { wk->ino, 0, W_INID(i) };
 
 			if (!c)
 				continue;
-			switch (i) {
-			case F2_NODE_DIR1_BLOCK:
-			case F2_NODE_DIR2_BLOCK:
-				fofs = fa + (uint64_t)i * adb;
-				err = walk_direct(w, c, 1 + (uint32_t)i, fofs, "direct", &p);
-				break;
-			case F2_NODE_IND1_BLOCK:
-				err = walk_indirect(w, c, 3, fa + 2 * adb, 1, &p);
-				break;
-			case F2_NODE_IND2_BLOCK:
-				err = walk_indirect(w, c, 4 + F2_NIDS_PER_BLOCK,
-						    fa + 2 * adb + nids * adb, 1, &p);
-				break;
-			default:
-				err = walk_indirect(w, c, NODE_DIND_OFS,
-						    fa + 2 * adb + 2 * nids * adb, 2, &p);
-			}
+			if (f2_node_is_dnode(ofs))
+				err = walk_direct(w, c, ofs, "direct", &p);
+			else
+				err = walk_indirect(w, c, ofs, ofs == F2_NODE_OFS_DIND ? 2 : 1, &p);
 			w->nofs = 0;
 		}
 		if (err)

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include "f2/errors.h"
 #include "f2/io.h"
+#include "f2/node.h"
 #include "internal.h"
 
 #define NPB	F2_NIDS_PER_BLOCK	/* 1018 */
@@ -58,69 +59,12 @@ static void add_iblocks(struct eng_blk *inode, int64_t d)
 	inode->dirty = 1;
 }
 
-/* The path to file block fofs beyond the inode's own addresses. */
-struct npath {
-	int level;		/* 1 direct, 2 indirect, 3 double indirect */
-	int root;		/* index into i_nid[] */
-	uint32_t off[4];	/* index at each level below the inode */
-	uint32_t nofs[4];	/* node offset of the node at each level */
-};
-
-static int get_path(uint64_t b, uint32_t addrs, struct npath *p)
-{
-	if (b < addrs)
-		return 0;
-	b -= addrs;
-	if (b < APB) {
-		*p = (struct npath){ .level = 1, .root = 0, .nofs = { 0, 1 }, .off = { 0, (uint32_t)b } };
-		return 1;
-	}
-	b -= APB;
-	if (b < APB) {
-		*p = (struct npath){ .level = 1, .root = 1, .nofs = { 0, 2 }, .off = { 0, (uint32_t)b } };
-		return 1;
-	}
-	b -= APB;
-	if (b < (uint64_t)NPB * APB) {
-		p->level = 2;
-		p->root = 2;
-		p->nofs[1] = 3;
-		p->off[1] = (uint32_t)(b / APB);
-		p->nofs[2] = 4 + p->off[1];
-		p->off[2] = (uint32_t)(b % APB);
-		return 1;
-	}
-	b -= (uint64_t)NPB * APB;
-	if (b < (uint64_t)NPB * APB) {
-		p->level = 2;
-		p->root = 3;
-		p->nofs[1] = 4 + NPB;
-		p->off[1] = (uint32_t)(b / APB);
-		p->nofs[2] = 5 + NPB + p->off[1];
-		p->off[2] = (uint32_t)(b % APB);
-		return 1;
-	}
-	b -= (uint64_t)NPB * APB;
-	if (b < (uint64_t)NPB * NPB * APB) {
-		p->level = 3;
-		p->root = 4;
-		p->nofs[1] = 5 + 2 * NPB;
-		p->off[1] = (uint32_t)(b / ((uint64_t)NPB * APB));
-		p->nofs[2] = 6 + 2 * NPB + p->off[1] * (NPB + 1);
-		p->off[2] = (uint32_t)(b / APB % NPB);
-		p->nofs[3] = 7 + 2 * NPB + p->off[1] * (NPB + 1) + p->off[2];
-		p->off[3] = (uint32_t)(b % APB);
-		return 1;
-	}
-	return -1;
-}
-
 int eng_map_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int create,
 		 le32 **slot, struct eng_blk **owner, uint32_t *ofs)
 {
 	struct eng_blk *inode, *cur;
 	struct eng_ilayout l;
-	struct npath p;
+	struct f2_node_path p;
 	le32 *ps;
 	int r, err, is_dir;
 
@@ -129,7 +73,7 @@ int eng_map_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int create,
 		return err;
 	eng_inode_layout(eng_node(inode), w->fs->features, &l);
 	is_dir = S_ISDIR(f2_le16(eng_node(inode)->i.i_mode));
-	r = get_path(fofs, l.addrs, &p);
+	r = f2_node_path(fofs, l.addrs, APB, &p);
 	if (r < 0)
 		return eng_fail(w, F2_ERANGE, "ino %u: block %llu beyond the largest file", ino,
 			       (unsigned long long)fofs);
@@ -140,8 +84,8 @@ int eng_map_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int create,
 		return 0;
 	}
 	cur = inode;
-	ps = ENG_INID(eng_node(inode), p.root);
-	for (int k = 1; k <= p.level; k++) {
+	ps = ENG_INID(eng_node(inode), p.ofs[0]);
+	for (int k = 1; k <= p.depth; k++) {
 		uint32_t nid = f2_le32(*ps);
 		struct eng_blk *next;
 
@@ -167,12 +111,12 @@ int eng_map_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int create,
 					       ino, nid, f2_node_ofs(eng_node(next)), p.nofs[k]);
 		}
 		cur = next;
-		if (k < p.level)
-			ps = ENG_NADDR(eng_node(cur), p.off[k]);
+		if (k < p.depth)
+			ps = ENG_NADDR(eng_node(cur), p.ofs[k]);
 	}
-	*slot = ENG_NADDR(eng_node(cur), p.off[p.level]);
+	*slot = ENG_NADDR(eng_node(cur), p.ofs[p.depth]);
 	*owner = cur;
-	*ofs = p.off[p.level];
+	*ofs = p.ofs[p.depth];
 	return 0;
 }
 
@@ -337,7 +281,7 @@ static int trunc_tree(struct f2_engine *w, struct eng_blk *inode, uint32_t nid, 
 
 int eng_truncate_blocks(struct f2_engine *w, uint32_t ino, uint64_t from)
 {
-	static const int depth[5] = { 0, 0, 1, 1, 2 };
+	static const int depth[F2_NIDS_PER_INODE] = { 0, 0, 1, 1, 2 };
 	struct eng_blk *inode;
 	struct eng_ilayout l;
 	uint64_t base;
@@ -365,21 +309,18 @@ int eng_truncate_blocks(struct f2_engine *w, uint32_t ino, uint64_t from)
 		free(v);
 	}
 	err = free_addrs(w, inode, inode, ENG_IADDR(eng_node(inode), l.extra), l.addrs, 0, from);
-	base = l.addrs;
-	for (int r = 0; r < 5 && !err; r++) {
-		uint64_t span = depth[r] == 0 ? APB : depth[r] == 1 ? (uint64_t)NPB * APB :
-				(uint64_t)NPB * NPB * APB;
+	for (int r = 0; r < F2_NIDS_PER_INODE && !err; r++) {
 		uint32_t nid = f2_le32(eng_node(inode)->i.i_nid[r]);
 		int gone;
 
-		if (nid) {
-			err = trunc_tree(w, inode, nid, depth[r], base, from, &gone);
-			if (!err && gone) {
-				eng_node(inode)->i.i_nid[r] = 0;
-				inode->dirty = 1;
-			}
+		if (!nid)
+			continue;
+		base = (uint64_t)f2_node_first_bidx(f2_node_top_ofs(r), l.addrs, APB);
+		err = trunc_tree(w, inode, nid, depth[r], base, from, &gone);
+		if (!err && gone) {
+			eng_node(inode)->i.i_nid[r] = 0;
+			inode->dirty = 1;
 		}
-		base += span;
 	}
 	return err;
 }

@@ -14,6 +14,7 @@
 #include "f2/crc.h"
 #include "f2/errors.h"
 #include "f2/io.h"
+#include "f2/node.h"
 #include "internal.h"
 
 #define BATCH	256	/* blocks per write when they are contiguous */
@@ -128,22 +129,6 @@ static int cache_put(struct f2_engine *w, struct eng_map *m, struct eng_blk *b)
 	return 0;
 }
 
-/* Kernel rule: offsets 3, 4 + N, 5 + 2N and every (N + 1)-th one after
- * 6 + 2N are indirect nodes (N nids per block). */
-static int is_dnode(uint32_t ofs)
-{
-	const uint32_t n = F2_NIDS_PER_BLOCK;
-
-	if (ofs == 3 || ofs == 4 + n || ofs == 5 + 2 * n)
-		return 0;
-	if (ofs >= 6 + 2 * n) {
-		ofs -= 6 + 2 * n;
-		if (ofs % (n + 1))
-			return 0;
-	}
-	return 1;
-}
-
 int eng_node_get(struct f2_engine *w, uint32_t nid, uint32_t ino, struct eng_blk **out)
 {
 	struct eng_blk *b = eng_map_get(&w->nodes, nid);
@@ -185,7 +170,7 @@ int eng_node_get(struct f2_engine *w, uint32_t nid, uint32_t ino, struct eng_blk
 	b->dirty = 0;
 	b->ino = e->ino;
 	ofs = f2_node_ofs(n);
-	b->log = !is_dnode(ofs) && ofs != 0x1fffffff ? F2_CURSEG_COLD_NODE :
+	b->log = !f2_node_is_dnode(ofs) ? F2_CURSEG_COLD_NODE :
 		 (f2_le32(n->footer.flag) & F2_FOOTER_COLD) ? F2_CURSEG_WARM_NODE :
 		 F2_CURSEG_HOT_NODE;
 	err = cache_put(w, &w->nodes, b);
@@ -212,7 +197,7 @@ int eng_node_attach(struct f2_engine *w, uint32_t nid, uint32_t ino, uint32_t of
 	b->kind = 'n';
 	b->dirty = 1;
 	b->ino = ino;
-	b->log = !is_dnode(ofs) && ofs != 0x1fffffff ? F2_CURSEG_COLD_NODE :
+	b->log = !f2_node_is_dnode(ofs) ? F2_CURSEG_COLD_NODE :
 		 is_dir ? F2_CURSEG_HOT_NODE : F2_CURSEG_WARM_NODE;
 	err = cache_put(w, &w->nodes, b);
 	if (err)

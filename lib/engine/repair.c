@@ -15,11 +15,9 @@
 #include "f2/bitmap.h"
 #include "f2/errors.h"
 #include "f2/file.h"
+#include "f2/node.h"
 #include "f2/repair.h"
 #include "internal.h"
-
-#define XATTR_OFS	0x1fffffffu
-
 
 int f2_engine_repair_seg(struct f2_engine *w, uint32_t segno, const uint8_t *map, int type)
 {
@@ -167,19 +165,6 @@ int f2_engine_repair_curseg_move(struct f2_engine *w, int t)
 	return eng_seg_reopen(w, t);
 }
 
-/* Kernel rule: offsets 3, 4 + N, 5 + 2N and every (N + 1)-th one after
- * 6 + 2N are indirect nodes (N nids per block). */
-static int is_dnode(uint32_t ofs)
-{
-	const uint32_t n = F2_NIDS_PER_BLOCK;
-
-	if (ofs == 3 || ofs == 4 + n || ofs == 5 + 2 * n)
-		return 0;
-	if (ofs >= 6 + 2 * n && (ofs - (6 + 2 * n)) % (n + 1))
-		return 0;
-	return 1;
-}
-
 int f2_engine_repair_node(struct f2_engine *w, uint32_t nid, uint32_t ino, uint32_t ofs,
 		       struct f2_node **out)
 {
@@ -222,7 +207,7 @@ int f2_engine_repair_node(struct f2_engine *w, uint32_t nid, uint32_t ino, uint3
 	f2_set_le32(n->footer.nid, nid);
 	f2_set_le32(n->footer.ino, ino);
 	f2_set_le32(n->footer.flag, ofs << F2_FOOTER_OFFSET_SHIFT | flag);
-	b->log = !is_dnode(ofs) && ofs != XATTR_OFS ? F2_CURSEG_COLD_NODE :
+	b->log = !f2_node_is_dnode(ofs) ? F2_CURSEG_COLD_NODE :
 		 (flag & F2_FOOTER_COLD) ? F2_CURSEG_WARM_NODE : F2_CURSEG_HOT_NODE;
 	b->dirty = 1;
 	*out = n;

@@ -11,8 +11,7 @@
 #include <sys/stat.h>
 #include "f2/errors.h"
 #include "f2/file.h"
-
-#define NIDS	F2_NIDS_PER_BLOCK
+#include "f2/node.h"
 
 static int file_alloc(struct f2_fs *fs, struct f2_file **out)
 {
@@ -66,65 +65,6 @@ uint32_t f2_file_addrs_per_block(const struct f2_file *f)
 	return F2_ADDRS_PER_BLOCK;
 }
 
-/* Path to fofs: the i_nid slot, the index in each node level and the node
- * offset each node must carry.  Returns the depth (0 = in the inode). */
-struct npath {
-	int depth;
-	int slot;			/* i_nid index */
-	uint32_t idx[3];		/* index inside each level's node */
-	uint32_t noff[3];		/* expected node offsets */
-	uint64_t span[3];		/* blocks covered by one child at each level */
-};
-
-static int get_path(const struct f2_file *f, uint64_t b, struct npath *p)
-{
-	uint64_t direct = f->ir.addrs, per = f2_file_addrs_per_block(f);
-	uint64_t ind = per * NIDS, dind = ind * NIDS;
-
-	memset(p, 0, sizeof(*p));
-	if (b < direct) {
-		p->idx[0] = (uint32_t)b;
-		return p->depth = 0;
-	}
-	b -= direct;
-	if (b < 2 * per) {
-		p->slot = (int)(b / per);
-		p->noff[0] = 1 + (uint32_t)p->slot;
-		p->idx[0] = (uint32_t)(b % per);
-		p->span[0] = per;
-		return p->depth = 1;
-	}
-	b -= 2 * per;
-	if (b < 2 * ind) {
-		uint32_t which = (uint32_t)(b / ind);
-
-		b %= ind;
-		p->slot = F2_NODE_IND1_BLOCK + (int)which;
-		p->noff[0] = which ? 4 + NIDS : 3;
-		p->idx[0] = (uint32_t)(b / per);
-		p->span[0] = ind;
-		p->noff[1] = p->noff[0] + 1 + p->idx[0];
-		p->idx[1] = (uint32_t)(b % per);
-		p->span[1] = per;
-		return p->depth = 2;
-	}
-	b -= 2 * ind;
-	if (b < dind) {
-		p->slot = F2_NODE_DIND_BLOCK;
-		p->noff[0] = 5 + 2 * NIDS;
-		p->idx[0] = (uint32_t)(b / ind);
-		p->span[0] = dind;
-		p->noff[1] = 6 + 2 * NIDS + p->idx[0] * (NIDS + 1);
-		p->idx[1] = (uint32_t)((b / per) % NIDS);
-		p->span[1] = ind;
-		p->noff[2] = 7 + 2 * NIDS + p->idx[0] * (NIDS + 1) + p->idx[1];
-		p->idx[2] = (uint32_t)(b % per);
-		p->span[2] = per;
-		return p->depth = 3;
-	}
-	return -1;
-}
-
 /* Node at level lvl of the walk (0 = top), from the cache or the disk. */
 static int load_node(struct f2_file *f, int lvl, uint32_t nid, uint32_t noff,
 		     const struct f2_node **out)
@@ -161,42 +101,39 @@ static int check_addr(struct f2_file *f, uint64_t fofs, uint32_t a)
 
 int f2_file_map(struct f2_file *f, uint64_t fofs, uint32_t *addr, uint64_t *skip)
 {
-	struct npath p;
+	struct f2_node_path p;
 	const struct f2_node *n = NULL;
 	uint32_t nid;
-	int err, lvl;
+	int err, k;
 
 	*addr = 0;
 	if (skip)
 		*skip = 1;
 	if (f->ir.node.i.i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY))
 		return 0;
-	if (get_path(f, fofs, &p) < 0)
+	if (f2_node_path(fofs, f->ir.addrs, f2_file_addrs_per_block(f), &p) < 0)
 		return f2_fs_fail(f->fs, F2_ERANGE, "ino %u: block %llu beyond the node tree",
 				  f->ir.ino, (unsigned long long)fofs);
 	if (p.depth == 0) {
-		*addr = f2_inode_addr(&f->ir, p.idx[0]);
+		*addr = f2_inode_addr(&f->ir, p.ofs[0]);
 		return check_addr(f, fofs, *addr);
 	}
-	nid = f2_le32(f->ir.node.i.i_nid[p.slot]);
-	for (lvl = 0; lvl < p.depth; lvl++) {
+	nid = f2_le32(f->ir.node.i.i_nid[p.ofs[0]]);
+	for (k = 1; k <= p.depth; k++) {
 		if (!nid) {
 			/* blocks from fofs to the end of the missing node's range */
-			uint64_t in = 0;
-
-			for (int k = lvl; k < p.depth; k++)
-				in += (uint64_t)p.idx[k] * (k + 1 < p.depth ? p.span[k + 1] : 1);
 			if (skip)
-				*skip = p.span[lvl] - in;
+				*skip = p.end[k] - fofs;
 			return 0;
 		}
-		err = load_node(f, lvl + (3 - p.depth), nid, p.noff[lvl], &n);
+		/* cache slot: 2 for the direct node, 1 above it, 0 above that */
+		err = load_node(f, k + 2 - p.depth, nid, p.nofs[k], &n);
 		if (err)
 			return err;
-		if (lvl + 1 < p.depth)
-			nid = f2_le32(n->in.nid[p.idx[lvl]]);
+		if (k < p.depth)
+			nid = f2_le32(n->in.nid[p.ofs[k]]);
 		else
-			*addr = f2_le32(n->dn.addr[p.idx[lvl]]);
+			*addr = f2_le32(n->dn.addr[p.ofs[k]]);
 	}
 	return check_addr(f, fofs, *addr);
 }
@@ -323,24 +260,5 @@ int f2_symlink_read(struct f2_fs *fs, const struct f2_inode_ref *ir, char *buf, 
 
 int64_t f2_file_node_start(const struct f2_file *f, uint32_t node_ofs)
 {
-	const uint64_t ind_end = 2ull * NIDS + 4;	/* last offset under IND2 */
-	uint64_t idx;	/* index of the direct node among the file's direct nodes */
-
-	if (node_ofs == 0)
-		return 0;
-	if (node_ofs <= 2) {
-		idx = node_ofs - 1;
-	} else if (node_ofs <= ind_end) {
-		/* IND1 at 3, its children 4..; IND2 at 4 + NIDS, its children next */
-		if (node_ofs == 3 || node_ofs == 4 + NIDS)
-			return -1;
-		idx = node_ofs - 2 - (node_ofs - 4) / (NIDS + 1);
-	} else {
-		uint64_t rel = node_ofs - ind_end - 1;	/* 0 = the DIND node */
-
-		if (rel == 0 || (rel - 1) % (NIDS + 1) == 0)
-			return -1;			/* an indirect node */
-		idx = node_ofs - 5 - (node_ofs - ind_end - 3) / (NIDS + 1);
-	}
-	return (int64_t)(idx * f2_file_addrs_per_block(f) + f->ir.addrs);
+	return f2_node_start_bidx(node_ofs, f->ir.addrs, f2_file_addrs_per_block(f));
 }

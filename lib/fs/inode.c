@@ -9,20 +9,10 @@
 #include "f2/crc.h"
 #include "f2/errors.h"
 #include "f2/fs.h"
+#include "f2/node.h"
 
 #define MIN_CLUSTER_LOG	2
 #define MAX_CLUSTER_LOG	8
-
-/* Largest file the tree can address, in blocks. */
-static uint64_t max_file_blocks(void)
-{
-	uint64_t n = F2_ADDRS_PER_INODE;
-
-	n += 2ull * F2_ADDRS_PER_BLOCK;
-	n += 2ull * F2_NIDS_PER_BLOCK * F2_ADDRS_PER_BLOCK;
-	n += (uint64_t)F2_NIDS_PER_BLOCK * F2_NIDS_PER_BLOCK * F2_ADDRS_PER_BLOCK;
-	return n;
-}
 
 static int valid_mode(uint16_t mode)
 {
@@ -111,7 +101,7 @@ int f2_inode_parse(struct f2_fs *fs, uint32_t ino, const struct f2_node *node,
 	if ((i->i_inline & F2_INLINE_DATA) && ir->size > ir->inline_bytes)
 		return f2_fs_fail(fs, F2_ECORRUPT, "ino %u: inline file of size %llu > %u", ino,
 				  (unsigned long long)ir->size, ir->inline_bytes);
-	if (ir->size > max_file_blocks() * F2_BLKSIZE)
+	if (ir->size > f2_node_max_blocks(F2_ADDRS_PER_INODE, F2_ADDRS_PER_BLOCK) * F2_BLKSIZE)
 		return f2_fs_fail(fs, F2_ERANGE, "ino %u: size %llu beyond the largest file",
 				  ino, (unsigned long long)ir->size);
 	if ((fs->features & F2_FEAT_INODE_CHKSUM) && extra &&
