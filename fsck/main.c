@@ -141,7 +141,7 @@ static int open_rw(struct fsck_ctx *ctx)
 	int ro, err;
 
 	for (uint32_t i = 1; i < fs->ndevs; i++)
-		if (fsck_mounted(fs->devs[i].path, where, sizeof(where), &ro)) {
+		if (sup_mounted(fs->devs[i].path, where, sizeof(where), &ro)) {
 			fprintf(stderr, "fsck.f2fs: %s (device %u of %s) is mounted on %s; not "
 				"checking it for repair\n", fs->devs[i].path, i, ctx->opts.device,
 				where);
