@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "f2/cp_pack.h"
 #include "f2/crc.h"
 #include "f2/errors.h"
 #include "f2/recovery.h"
@@ -148,8 +149,7 @@ static int check_orphans(struct fsck_ctx *ctx)
 static void load_nat_bits(struct fsck_ctx *ctx)
 {
 	struct f2_fs *fs = ctx->fs;
-	uint32_t bytes = fs->nat_blocks / 8;
-	uint32_t nblk = (2 * bytes + 8 + F2_BLKSIZE - 1) / F2_BLKSIZE;
+	uint32_t bytes = fs->nat_blocks / 8, nblk = f2_nat_bits_blocks(fs);
 	uint64_t at = fs->packs[fs->cp_pack].start + F2_BLKS_PER_SEG - nblk;
 	uint32_t crc = f2_le32(*(const le32 *)(fs->cp_raw + f2_le32(fs->cp->checksum_offset)));
 	uint8_t *buf;

@@ -5,38 +5,36 @@
  * Checks: each copy (block 0 and block 1, at byte 1024) on its own
  * through the library's verifier (magic, sizes, area order and bounds,
  * crc with sb_checksum), then that the two copies are identical, and
- * unknown feature bits.  Repairs (the only ones this version does): a bad
- * copy is rewritten from the good one, a backup that differs is rewritten
- * from the primary.  Each repair is one 4 KiB block write, so an
- * interrupted repair leaves either the old or the new copy.
+ * unknown feature bits.  Repairs: a bad copy is rewritten from the good
+ * one, a backup that differs is rewritten from the primary, through the
+ * library's superblock writer (f2_sb_write_copies): the block, then the
+ * sector with the magic, so a copy that had no good magic gets one only
+ * when the rest is down, and the other copy is never touched.
  * Builds: nothing.
  */
 #include <string.h>
 #include "f2/errors.h"
 #include "f2/features.h"
 #include "f2/io.h"
+#include "f2/sb.h"
 #include "fsck.h"
 #include "problem.h"
 
-/* Copy the superblock area of block `from` over block `to`, keeping the
- * bytes before offset 1024 (boot code) of the target block. */
+/* Copy superblock copy `from` over copy `to` (the library's superblock
+ * writer keeps the bytes before offset 1024, boot code, of the target). */
 static int copy_sb(struct fsck_ctx *ctx, int from, int to)
 {
-	uint8_t src[F2_BLKSIZE], dst[F2_BLKSIZE];
+	uint8_t src[F2_BLKSIZE];
+	struct f2_super sb;
 	int err;
 
 	if (!ctx->rw)
 		return -1;
 	err = f2_io_read_block(ctx->rw, (uint64_t)from, src);
-	if (!err)
-		err = f2_io_read_block(ctx->rw, (uint64_t)to, dst);
 	if (err)
 		return err;
-	memcpy(dst + F2_SUPER_OFFSET, src + F2_SUPER_OFFSET, F2_BLKSIZE - F2_SUPER_OFFSET);
-	err = f2_io_write_block(ctx->rw, (uint64_t)to, dst);
-	if (!err)
-		err = f2_io_flush(ctx->rw);
-	return err;
+	memcpy(&sb, src + F2_SUPER_OFFSET, sizeof(sb));
+	return f2_sb_write_copies(ctx->rw, &sb, to ? F2_SB_BACKUP : F2_SB_PRIMARY);
 }
 
 static uint32_t known_features(void)

@@ -12,6 +12,16 @@
 #include "f2/errors.h"
 #include "f2/io.h"
 
+/* Summary entries of data log t in a compacted summary: up to its write
+ * pointer, or all of them for a log the head (when given) says is SSR,
+ * as the kernel writes and reads them. */
+static uint32_t data_entries(const struct f2_cp_image *ci, int t)
+{
+	const struct f2_checkpoint *cp = (const struct f2_checkpoint *)ci->head;
+
+	return cp && cp->alloc_type[t] == F2_SSR ? F2_ENTRIES_IN_SUM : ci->blkoff[t];
+}
+
 static uint32_t data_sum_blocks(const struct f2_cp_image *ci)
 {
 	uint32_t n = 0, first = (F2_BLKSIZE - 2 * F2_SUM_JOURNAL_SIZE - F2_SUM_FOOTER_SIZE) /
@@ -20,7 +30,7 @@ static uint32_t data_sum_blocks(const struct f2_cp_image *ci)
 	if (!ci->compact)
 		return 3;
 	for (int t = F2_CURSEG_HOT_DATA; t <= F2_CURSEG_COLD_DATA; t++)
-		n += ci->blkoff[t];
+		n += data_entries(ci, t);
 	if (n <= first)
 		return 1;
 	if (n - first <= (F2_BLKSIZE - F2_SUM_FOOTER_SIZE) / F2_SUMMARY_SIZE)
@@ -50,7 +60,7 @@ static int write_compacted(struct f2_io *io, const struct f2_cp_image *ci, uint6
 	memcpy(blk, ci->nat_journal, F2_SUM_JOURNAL_SIZE);
 	memcpy(blk + F2_SUM_JOURNAL_SIZE, ci->sit_journal, F2_SUM_JOURNAL_SIZE);
 	for (int t = F2_CURSEG_HOT_DATA; t <= F2_CURSEG_COLD_DATA; t++)
-		for (uint32_t j = 0; j < ci->blkoff[t] && j < F2_ENTRIES_IN_SUM; j++) {
+		for (uint32_t j = 0; j < data_entries(ci, t) && j < F2_ENTRIES_IN_SUM; j++) {
 			if (!open) {
 				memset(blk, 0, F2_BLKSIZE);
 				ws = 0;

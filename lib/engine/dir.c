@@ -159,9 +159,8 @@ static uint64_t level_start(uint32_t level)
 	return b;
 }
 
-/* The cached directory block fofs of dir (read or zeroed on a miss). */
-static int dblk_get(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng_blk **out,
-		    int *hole)
+int eng_dblk_get(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng_blk **out,
+		 int *hole)
 {
 	uint64_t key = (uint64_t)dir << 32 | fofs;
 	struct eng_blk *b = eng_map_get(&w->dblks, key);
@@ -189,12 +188,9 @@ static int dblk_get(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng
 	b->log = F2_CURSEG_HOT_DATA;
 	b->ino = dir;
 	b->fofs = (uint32_t)fofs;
-	err = eng_map_put(&w->dblks, key, b);
-	if (err) {
-		free(b);
+	err = eng_cache_put(w, &w->dblks, b);
+	if (err)
 		return err;
-	}
-	w->cached++;
 	*out = b;
 	return 0;
 }
@@ -244,7 +240,7 @@ static int convert_inline_dir(struct f2_engine *w, uint32_t dir, struct eng_blk 
 
 	eng_inode_layout(eng_node(inode), w->fs->features, &l);
 	area_inline(w, inode, &in);
-	err = dblk_get(w, dir, 0, &b, &hole);
+	err = eng_dblk_get(w, dir, 0, &b, &hole);
 	if (err)
 		return err;
 	memset(b->data, 0, F2_BLKSIZE);
@@ -307,7 +303,7 @@ int eng_dir_add(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t l
 			inode->dirty = 1;
 		}
 		for (uint64_t fofs = first; fofs < first + bucket_blocks(level); fofs++) {
-			err = dblk_get(w, dir, fofs, &b, &hole);
+			err = eng_dblk_get(w, dir, fofs, &b, &hole);
 			if (err)
 				return err;
 			area_block(b->data, &a);
@@ -365,7 +361,7 @@ int eng_dir_find(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t 
 
 		for (uint64_t fofs = first; fofs < first + bucket_blocks(level) && fofs < nblocks;
 		     fofs++) {
-			err = dblk_get(w, dir, fofs, &b, &hole);
+			err = eng_dblk_get(w, dir, fofs, &b, &hole);
 			if (err)
 				return err;
 			area_block(b->data, &a);
@@ -398,7 +394,7 @@ int eng_dir_is_empty(struct f2_engine *w, uint32_t dir)
 	}
 	nblocks = (f2_le64(eng_node(inode)->i.i_size) + F2_BLKSIZE - 1) / F2_BLKSIZE;
 	for (uint64_t fofs = 0; fofs < nblocks; fofs++) {
-		err = dblk_get(w, dir, fofs, &b, &hole);
+		err = eng_dblk_get(w, dir, fofs, &b, &hole);
 		if (err)
 			return err;
 		area_block(b->data, &a);

@@ -174,6 +174,12 @@ void eng_nid_free(struct f2_engine *w, struct eng_nat *e);
 int eng_nat_flush(struct f2_engine *w, struct f2_journal *j);
 /* Load nat_bits from the committed pack if they are valid. */
 int eng_nat_bits_load(struct f2_engine *w);
+/* Block b into cache m (counted in w->cached); b is freed on failure. */
+int eng_cache_put(struct f2_engine *w, struct eng_map *m, struct eng_blk *b);
+/* Node nid read from its NAT address into a new, uncached, clean block
+ * (key, kind, owner set), its footer not checked; ino, when not 0, must
+ * be its owner in the NAT. */
+int eng_node_read(struct f2_engine *w, uint32_t nid, uint32_t ino, struct eng_blk **out);
 /* Node nid of owner ino, read into the cache (from disk if needed). */
 int eng_node_get(struct f2_engine *w, uint32_t nid, uint32_t ino, struct eng_blk **out);
 /* A new node in the cache: nid allocated, footer set (ofs = node offset). */
@@ -229,6 +235,10 @@ int eng_truncate_blocks(struct f2_engine *w, uint32_t ino, uint64_t from);
 int eng_inode_get(struct f2_engine *w, uint32_t ino, struct eng_blk **out);
 
 /* ---- engine/dir.c --------------------------------------------------------- */
+/* The cached block fofs of directory dir, read on a miss (zero with
+ * *hole set for a hole, cached all the same). */
+int eng_dblk_get(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng_blk **out,
+		 int *hole);
 int eng_dir_add(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t len,
 	       uint32_t ino, uint8_t type);
 int eng_dir_find(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t len,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "f2/bitmap.h"
+#include "f2/cp_pack.h"
 #include "f2/crc.h"
 #include "f2/errors.h"
 #include "f2/io.h"
@@ -117,7 +118,7 @@ void eng_nid_free(struct f2_engine *w, struct eng_nat *e)
 	e->dirty = 1;
 }
 
-static int cache_put(struct f2_engine *w, struct eng_map *m, struct eng_blk *b)
+int eng_cache_put(struct f2_engine *w, struct eng_map *m, struct eng_blk *b)
 {
 	int err = eng_map_put(m, b->key, b);
 
@@ -129,19 +130,12 @@ static int cache_put(struct f2_engine *w, struct eng_map *m, struct eng_blk *b)
 	return 0;
 }
 
-int eng_node_get(struct f2_engine *w, uint32_t nid, uint32_t ino, struct eng_blk **out)
+int eng_node_read(struct f2_engine *w, uint32_t nid, uint32_t ino, struct eng_blk **out)
 {
-	struct eng_blk *b = eng_map_get(&w->nodes, nid);
+	struct eng_blk *b;
 	struct eng_nat *e;
-	struct f2_node *n;
-	uint32_t ofs;
-	int err;
+	int err = eng_nat_get(w, nid, &e);
 
-	if (b) {
-		*out = b;
-		return 0;
-	}
-	err = eng_nat_get(w, nid, &e);
 	if (err)
 		return err;
 	if (!f2_fs_in_main(w->fs, e->blkaddr))
@@ -158,22 +152,40 @@ int eng_node_get(struct f2_engine *w, uint32_t nid, uint32_t ino, struct eng_blk
 		free(b);
 		return eng_fail(w, err, "nid %u: %s", nid, w->fs->why);
 	}
+	b->key = nid;
+	b->kind = 'n';
+	b->dirty = 0;
+	b->ino = e->ino;
+	*out = b;
+	return 0;
+}
+
+int eng_node_get(struct f2_engine *w, uint32_t nid, uint32_t ino, struct eng_blk **out)
+{
+	struct eng_blk *b = eng_map_get(&w->nodes, nid);
+	struct f2_node *n;
+	uint32_t ofs;
+	int err;
+
+	if (b) {
+		*out = b;
+		return 0;
+	}
+	err = eng_node_read(w, nid, ino, &b);
+	if (err)
+		return err;
 	n = eng_node(b);
-	if (f2_le32(n->footer.nid) != nid || f2_le32(n->footer.ino) != e->ino) {
+	if (f2_le32(n->footer.nid) != nid || f2_le32(n->footer.ino) != b->ino) {
 		uint32_t fn = f2_le32(n->footer.nid), fi = f2_le32(n->footer.ino);
 
 		free(b);
 		return eng_fail(w, F2_ECORRUPT, "nid %u: footer says nid %u ino %u", nid, fn, fi);
 	}
-	b->key = nid;
-	b->kind = 'n';
-	b->dirty = 0;
-	b->ino = e->ino;
 	ofs = f2_node_ofs(n);
 	b->log = !f2_node_is_dnode(ofs) ? F2_CURSEG_COLD_NODE :
 		 (f2_le32(n->footer.flag) & F2_FOOTER_COLD) ? F2_CURSEG_WARM_NODE :
 		 F2_CURSEG_HOT_NODE;
-	err = cache_put(w, &w->nodes, b);
+	err = eng_cache_put(w, &w->nodes, b);
 	if (err)
 		return err;
 	*out = b;
@@ -199,7 +211,7 @@ int eng_node_attach(struct f2_engine *w, uint32_t nid, uint32_t ino, uint32_t of
 	b->ino = ino;
 	b->log = !f2_node_is_dnode(ofs) ? F2_CURSEG_COLD_NODE :
 		 is_dir ? F2_CURSEG_HOT_NODE : F2_CURSEG_WARM_NODE;
-	err = cache_put(w, &w->nodes, b);
+	err = eng_cache_put(w, &w->nodes, b);
 	if (err)
 		return err;
 	*out = b;
@@ -405,8 +417,7 @@ int eng_nat_bits_load(struct f2_engine *w)
 	int err;
 
 	w->nat_bits_bytes = fs->nat_blocks / 8;
-	w->nat_bits_blocks = (2 * w->nat_bits_bytes + F2_NAT_BITS_CRC_SIZE + F2_BLKSIZE - 1) /
-			     F2_BLKSIZE;
+	w->nat_bits_blocks = f2_nat_bits_blocks(fs);
 	w->nat_bits = calloc(w->nat_bits_blocks, F2_BLKSIZE);
 	if (!w->nat_bits)
 		return -ENOMEM;
@@ -425,17 +436,17 @@ int eng_nat_bits_load(struct f2_engine *w)
 	return 0;
 }
 
-/* Full/empty bits of NAT block b from its contents (nid 0 counts used). */
-static void nat_bits_update(struct f2_engine *w, uint32_t b, const struct f2_nat_block *nb)
+uint32_t f2_nat_bits_blocks(const struct f2_fs *fs)
 {
-	uint8_t *full = w->nat_bits + F2_NAT_BITS_CRC_SIZE, *empty = full + w->nat_bits_bytes;
-	uint32_t used = b == 0;
+	return (2 * (fs->nat_blocks / 8) + F2_NAT_BITS_CRC_SIZE + F2_BLKSIZE - 1) / F2_BLKSIZE;
+}
 
-	if (b >= w->nat_bits_bytes * 8)
-		return;
-	for (uint32_t i = b == 0; i < F2_NAT_ENTRIES_PER_BLOCK; i++)
-		if (f2_le32(nb->entries[i].block_addr) != F2_NULL_ADDR)
-			used++;
+/* NAT block b has used entries in use (nid 0 counted): its full and
+ * empty bits in nat_bits (bytes bytes of each after the header). */
+static void nat_bits_mark(uint8_t *nat_bits, uint32_t bytes, uint32_t b, uint32_t used)
+{
+	uint8_t *full = nat_bits + F2_NAT_BITS_CRC_SIZE, *empty = full + bytes;
+
 	if (used)
 		f2_clear_bit_lsb(empty, b);
 	else
@@ -444,6 +455,50 @@ static void nat_bits_update(struct f2_engine *w, uint32_t b, const struct f2_nat
 		f2_set_bit_lsb(full, b);
 	else
 		f2_clear_bit_lsb(full, b);
+}
+
+struct nb_count {
+	uint32_t *used;
+	uint32_t nblocks;
+};
+
+static int nb_one(void *arg, const struct f2_nat_info *ni)
+{
+	struct nb_count *c = arg;
+	uint32_t b = ni->nid / F2_NAT_ENTRIES_PER_BLOCK;
+
+	if (ni->nid && ni->blkaddr != F2_NULL_ADDR && b < c->nblocks)
+		c->used[b]++;
+	return 0;
+}
+
+int f2_nat_bits_build(struct f2_fs *fs, uint8_t *nat_bits)
+{
+	uint32_t bytes = fs->nat_blocks / 8;
+	struct nb_count c = { NULL, bytes * 8 };
+	int err;
+
+	c.used = calloc(c.nblocks + 1, sizeof(*c.used));
+	if (!c.used)
+		return -ENOMEM;
+	err = f2_nat_iter(fs, nb_one, &c);
+	for (uint32_t b = 0; b < c.nblocks && !err; b++)
+		nat_bits_mark(nat_bits, bytes, b, c.used[b] + (b == 0));
+	free(c.used);
+	return err;
+}
+
+/* Full/empty bits of NAT block b from its contents (nid 0 counts used). */
+static void nat_bits_update(struct f2_engine *w, uint32_t b, const struct f2_nat_block *nb)
+{
+	uint32_t used = b == 0;
+
+	if (b >= w->nat_bits_bytes * 8)
+		return;
+	for (uint32_t i = b == 0; i < F2_NAT_ENTRIES_PER_BLOCK; i++)
+		if (f2_le32(nb->entries[i].block_addr) != F2_NULL_ADDR)
+			used++;
+	nat_bits_mark(w->nat_bits, w->nat_bits_bytes, b, used);
 }
 
 static void nat_encode(const void *entry, void *dst)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "f2/bitmap.h"
+#include "f2/cp_pack.h"
 #include "f2/errors.h"
 #include "f2/file.h"
 #include "f2/node.h"
@@ -169,39 +170,14 @@ int f2_engine_repair_node(struct f2_engine *w, uint32_t nid, uint32_t ino, uint3
 		       struct f2_node **out)
 {
 	struct eng_blk *b = eng_map_get(&w->nodes, nid);
-	struct eng_nat *e;
 	struct f2_node *n;
 	uint32_t flag;
 	int err;
 
-	if (!b) {
-		err = eng_nat_get(w, nid, &e);
-		if (err)
-			return err;
-		if (!f2_fs_in_main(w->fs, e->blkaddr))
-			return eng_fail(w, F2_ECORRUPT, "nid %u: block address %u not in the main "
-				       "area", nid, e->blkaddr);
-		if (e->ino != ino)
-			return eng_fail(w, F2_ECORRUPT, "nid %u: NAT owner %u, expected %u", nid,
-				       e->ino, ino);
-		b = malloc(sizeof(*b));
-		if (!b)
-			return -ENOMEM;
-		err = f2_fs_read_block(w->fs, e->blkaddr, b->data);
-		if (err) {
-			free(b);
-			return eng_fail(w, err, "nid %u: %s", nid, w->fs->why);
-		}
-		b->key = nid;
-		b->kind = 'n';
-		b->ino = ino;
-		err = eng_map_put(&w->nodes, nid, b);
-		if (err) {
-			free(b);
-			return err;
-		}
-		w->cached++;
-	}
+	/* read whatever its footer says (ino given: the NAT must agree) */
+	if (!b && ((err = eng_node_read(w, nid, ino, &b)) ||
+		   (err = eng_cache_put(w, &w->nodes, b))))
+		return err;
 	n = eng_node(b);
 	flag = f2_le32(n->footer.flag) & ((1u << F2_FOOTER_OFFSET_SHIFT) - 1);
 	f2_set_le32(n->footer.nid, nid);
@@ -241,35 +217,11 @@ int f2_engine_repair_move(struct f2_engine *w, uint32_t ino, uint64_t fofs, int 
 /* The cached directory block fofs of dir; *out NULL for a hole. */
 static int dblk(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng_blk **out)
 {
-	uint64_t key = (uint64_t)dir << 32 | fofs;
-	struct eng_blk *b = eng_map_get(&w->dblks, key);
-	int hole, err;
+	int hole, err = eng_dblk_get(w, dir, fofs, out, &hole);
 
-	*out = b;
-	if (b)
-		return 0;
-	b = malloc(sizeof(*b));
-	if (!b)
-		return -ENOMEM;
-	err = eng_read_file_block(w, dir, fofs, b->data, &hole);
-	if (err || hole) {
-		free(b);
-		return err;
-	}
-	b->key = key;
-	b->kind = 'd';
-	b->dirty = 0;
-	b->log = F2_CURSEG_HOT_DATA;
-	b->ino = dir;
-	b->fofs = (uint32_t)fofs;
-	err = eng_map_put(&w->dblks, key, b);
-	if (err) {
-		free(b);
-		return err;
-	}
-	w->cached++;
-	*out = b;
-	return 0;
+	if (!err && hole)
+		*out = NULL;
+	return err;
 }
 
 static int iter_area(struct f2_repair_slot *s, int (*fn)(void *, struct f2_repair_slot *),
@@ -357,50 +309,12 @@ int f2_engine_repair_dir_add(struct f2_engine *w, uint32_t dir, const uint8_t *n
 	return eng_dir_add(w, dir, name, len, ino, type);
 }
 
-struct nb_count {
-	uint32_t *used;
-	uint32_t nblocks;
-};
-
-static int nb_one(void *arg, const struct f2_nat_info *ni)
-{
-	struct nb_count *c = arg;
-	uint32_t b = ni->nid / F2_NAT_ENTRIES_PER_BLOCK;
-
-	if (ni->nid && ni->blkaddr != F2_NULL_ADDR && b < c->nblocks)
-		c->used[b]++;
-	return 0;
-}
-
 int f2_engine_repair_nat_bits(struct f2_engine *w)
 {
-	uint8_t *full = w->nat_bits + F2_NAT_BITS_CRC_SIZE, *empty = full + w->nat_bits_bytes;
-	struct nb_count c;
 	int err;
 
 	if (!w->nat_bits_on)
 		return 0;
-	c.nblocks = w->nat_bits_bytes * 8;
-	c.used = calloc(c.nblocks + 1, sizeof(*c.used));
-	if (!c.used)
-		return -ENOMEM;
-	err = f2_nat_iter(w->fs, nb_one, &c);
-	if (err) {
-		free(c.used);
-		return eng_fail(w, err, "nat_bits: %s", w->fs->why);
-	}
-	for (uint32_t b = 0; b < c.nblocks; b++) {
-		uint32_t used = c.used[b] + (b == 0);
-
-		if (used)
-			f2_clear_bit_lsb(empty, b);
-		else
-			f2_set_bit_lsb(empty, b);
-		if (used == F2_NAT_ENTRIES_PER_BLOCK)
-			f2_set_bit_lsb(full, b);
-		else
-			f2_clear_bit_lsb(full, b);
-	}
-	free(c.used);
-	return 0;
+	err = f2_nat_bits_build(w->fs, w->nat_bits);
+	return err ? eng_fail(w, err, "nat_bits: %s", w->fs->why) : 0;
 }

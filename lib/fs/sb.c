@@ -314,33 +314,45 @@ int f2_sb_verify(const struct f2_super *sb, uint64_t dev_blocks,
 }
 
 /*
- * A 4 KiB write can tear: a copy cut after its first sectors would carry
- * a good magic over a half-written superblock (features and checksum
- * still zero), which readers would take.  So each copy goes down in two
- * steps: the block with the magic cleared, a flush, then the one 512-byte
- * sector holding the magic (sector writes are atomic).  Copy 0 is
- * complete before copy 1 is touched.
+ * A 4 KiB write can tear: a copy cut after its first sectors could carry
+ * a good magic over a half-written superblock, which readers would take.
+ * So each copy goes down in two steps: the whole block (its first 1024
+ * bytes, boot code, kept as they are) with the magic field as it is on
+ * the device now, a flush, then the one 512-byte sector holding the new
+ * magic (sector writes are atomic), and a flush.  A copy without a good
+ * magic (a new volume's zeroed block, a damaged copy) thus gets one only
+ * once the rest of it is down; a copy that has one (a valid backup
+ * being reconciled) keeps it, and is never made invalid on the way.
+ * Each copy is complete before the next is touched.
  */
-int f2_sb_write(struct f2_io *io, const struct f2_super *sb)
+int f2_sb_write_copies(struct f2_io *io, struct f2_super *sb, unsigned which)
 {
-	uint8_t blk[F2_BLKSIZE] = { 0 };
-	int err;
+	uint8_t blk[F2_BLKSIZE];
+	int err = 0;
 
-	memcpy(blk + F2_SUPER_OFFSET, sb, sizeof(*sb));
-	for (int i = 0; i < 2; i++) {
+	f2_sb_set_crc(sb);
+	for (int i = 0; i < 2 && !err; i++) {
 		uint64_t at = (uint64_t)i * F2_BLKSIZE;
+		uint8_t magic[sizeof(sb->magic)];
 
-		memset(blk + F2_SUPER_OFFSET, 0, sizeof(sb->magic));
+		if (!(which & (1u << i)))
+			continue;
+		err = f2_io_read_block(io, (uint64_t)i, blk);
+		if (err)
+			break;
+		memcpy(magic, blk + F2_SUPER_OFFSET, sizeof(magic));
+		memcpy(blk + F2_SUPER_OFFSET, sb, sizeof(*sb));
+		memcpy(blk + F2_SUPER_OFFSET, magic, sizeof(magic));
 		err = f2_io_write(io, at, blk, F2_BLKSIZE);
 		if (!err)
 			err = f2_io_flush(io);
 		memcpy(blk + F2_SUPER_OFFSET, sb, sizeof(sb->magic));
 		if (!err)
 			err = f2_io_write(io, at + F2_SUPER_OFFSET, blk + F2_SUPER_OFFSET, 512);
-		if (err)
-			return err;
+		if (!err)
+			err = f2_io_flush(io);
 	}
-	return 0;
+	return err;
 }
 
 int f2_sb_read(struct f2_io *io, struct f2_super *sb, int *which,

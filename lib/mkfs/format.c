@@ -402,8 +402,7 @@ int f2_mkfs_write(struct f2_io *io, const struct f2_mkfs_opts *o,
 		goto out;
 
 	/* 3. commit: superblocks last, after everything else is stable */
-	f2_sb_set_crc(sb);
-	if ((err = f2_io_flush(io)) || (err = f2_sb_write(io, sb)) || (err = f2_io_flush(io)))
+	if ((err = f2_io_flush(io)) || (err = f2_sb_write_copies(io, sb, F2_SB_BOTH)))
 		goto out;
 out:
 	free(f.blk);

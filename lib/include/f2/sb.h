@@ -42,8 +42,16 @@ void f2_sb_set_crc(struct f2_super *sb);
 int f2_sb_verify(const struct f2_super *sb, uint64_t dev_blocks,
 		 char *why, size_t why_len);
 
-/* Write sb into blocks 0 and 1 (at byte 1024 of each). */
-int f2_sb_write(struct f2_io *io, const struct f2_super *sb);
+/* The superblock copies: block 0 (primary) and block 1 (backup). */
+#define F2_SB_PRIMARY	1u
+#define F2_SB_BACKUP	2u
+#define F2_SB_BOTH	(F2_SB_PRIMARY | F2_SB_BACKUP)
+/* Write sb, its crc set first when sb_checksum is on (f2_sb_set_crc),
+ * into the copies in which (at byte 1024 of each block; the bytes before
+ * it are kept), one after the other, each flushed; a copy without a good
+ * magic gets one only once the rest of it is down.  The one superblock
+ * writer: mkfs and fsck.f2fs's repairs use it. */
+int f2_sb_write_copies(struct f2_io *io, struct f2_super *sb, unsigned which);
 /* Read the first valid of the two copies; which = 0 or 1. */
 int f2_sb_read(struct f2_io *io, struct f2_super *sb, int *which,
 	       char *why, size_t why_len);
