@@ -12,26 +12,23 @@
  * the walk stays untouched and only quota volumes pay for it.
  *
  * Each quota file (sb.qf_ino[]) is read through the library's file read
- * path and parsed as the kernel's quota v2 tree format (revision 1): a
- * 1 KiB header block, a four-level radix tree of 1 KiB blocks of 256
- * refs indexed by the id's bytes from the most significant, and data
- * blocks of 14 records of 72 bytes.  Checks: magic and revision, block
- * counts and the free lists in range, refs inside the file and never
- * naming the header, the root or a block twice in the tree, every leaf
- * naming a data block that holds that id; then every id that owns inodes
- * has a record (QUOTA_MISSING) with the space and inode counts found
- * (QUOTA_USAGE), and records of ids owning nothing have no usage.
+ * path and parsed by f2_quota_parse() (f2/quota.h: the quota v2r1 tree
+ * format).  Checks: magic and revision, block counts and the free lists
+ * in range, refs inside the file and never naming the header, the root
+ * or a block twice in the tree, every leaf naming a data block that
+ * holds that id; then every id that owns inodes has a record
+ * (QUOTA_MISSING) with the space and inode counts found (QUOTA_USAGE),
+ * and records of ids owning nothing have no usage.
  *
  * Repair (-y, -p, or yes on a terminal), when the quota findings are the
  * only errors left and no earlier repair changed the tree (superblock
  * and counter repairs aside; otherwise a second run does it): each quota
  * file that disagrees is rewritten through the write engine from the
- * usage found, limits and grace times kept, then one checkpoint (which
- * also clears CP_QUOTA_NEED_FSCK).
+ * usage found (laid out by f2_quota_build()), limits and grace times
+ * kept, then one checkpoint (which also clears CP_QUOTA_NEED_FSCK).
  * Builds: nothing.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
