@@ -4,7 +4,9 @@
  * driver lays a new inode out (extra attributes, inline xattr area,
  * inline data or dentries, device numbers, file temperature from the
  * superblock's extension lists), hard links, unlink and deletion with
- * every block and node freed, and the orphan list.
+ * every block and node freed, and the orphan list.  The rule for a new
+ * inode's extra area and inline xattr area is eng_inode_fields(), which
+ * mkfs uses too (its own rule, ENG_INODE_MKFS).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -106,6 +108,45 @@ int f2_engine_lookup(struct f2_engine *w, uint32_t dir, const char *name, size_t
 	return err ? err : eng_dir_find(w, dir, (const uint8_t *)name, len, ino, 0, NULL);
 }
 
+/* Bytes of the extra area the features need (mkfs's rule): up to the
+ * last field any of them uses, i_projid at least. */
+static uint16_t extra_isize_for(uint32_t feat)
+{
+	size_t end = offsetof(struct f2_inode, i_projid);
+
+	if (feat & F2_FEAT_PRJQUOTA)
+		end = offsetof(struct f2_inode, i_inode_checksum);
+	if (feat & F2_FEAT_INODE_CHKSUM)
+		end = offsetof(struct f2_inode, i_crtime);
+	if (feat & F2_FEAT_INODE_CRTIME)
+		end = offsetof(struct f2_inode, i_compr_blocks);
+	if (feat & F2_FEAT_COMPRESSION)
+		end = offsetof(struct f2_inode, i_extra_end);
+	return (uint16_t)(end - offsetof(struct f2_inode, i_extra_isize));
+}
+
+void eng_inode_fields(struct f2_inode *i, uint32_t feat, enum eng_inode_rule rule,
+		      const struct f2_wattr *a)
+{
+	int driver = rule == ENG_INODE_DRIVER;
+
+	f2_set_le16(i->i_mode, a->mode);
+	set_owner_times(i, a);
+	f2_set_le32(i->i_generation, a->generation);
+	f2_set_le32(i->i_flags, a->flags);
+	i->i_inline = driver ? F2_INLINE_XATTR : 0;
+	if (!(feat & F2_FEAT_EXTRA_ATTR))
+		return;
+	i->i_inline |= F2_EXTRA_ATTR;
+	f2_set_le16(i->i_extra_isize, driver ? F2_EXTRA_ISIZE : extra_isize_for(feat));
+	if (driver && (feat & F2_FEAT_FLEX_INLINE_XATTR))
+		f2_set_le16(i->i_inline_xattr_size, F2_INLINE_XATTR_ADDRS);
+	if (feat & F2_FEAT_INODE_CRTIME) {	/* both rules leave room for it */
+		f2_set_le64(i->i_crtime, a->crtime);
+		f2_set_le32(i->i_crtime_nsec, a->crtime_ns);
+	}
+}
+
 void eng_inode_init(struct f2_engine *w, struct eng_blk *b, uint32_t dir, const char *name,
 		   size_t len, const struct f2_wattr *a)
 {
@@ -114,26 +155,12 @@ void eng_inode_init(struct f2_engine *w, struct eng_blk *b, uint32_t dir, const 
 	int isdir = S_ISDIR(a->mode), temp;
 
 	i = &eng_node(b)->i;
-	f2_set_le16(i->i_mode, a->mode);
-	set_owner_times(i, a);
+	eng_inode_fields(i, feat, ENG_INODE_DRIVER, a);
 	f2_set_le32(i->i_links, isdir ? 2 : 1);
 	f2_set_le64(i->i_blocks, 1);
-	f2_set_le32(i->i_generation, a->generation);
-	f2_set_le32(i->i_flags, a->flags);
 	f2_set_le32(i->i_pino, dir);
 	f2_set_le32(i->i_namelen, (uint32_t)len);
 	memcpy(i->i_name, name, len);
-	i->i_inline = F2_INLINE_XATTR;
-	if (feat & F2_FEAT_EXTRA_ATTR) {
-		i->i_inline |= F2_EXTRA_ATTR;
-		f2_set_le16(i->i_extra_isize, F2_EXTRA_ISIZE);
-		if (feat & F2_FEAT_FLEX_INLINE_XATTR)
-			f2_set_le16(i->i_inline_xattr_size, F2_INLINE_XATTR_ADDRS);
-		if (feat & F2_FEAT_INODE_CRTIME) {
-			f2_set_le64(i->i_crtime, a->crtime);
-			f2_set_le32(i->i_crtime_nsec, a->crtime_ns);
-		}
-	}
 	if (S_ISREG(a->mode)) {
 		temp = temperature(&w->fs->sb, name, len);
 		if (temp == 1)

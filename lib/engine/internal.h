@@ -187,6 +187,18 @@ int eng_node_get(struct f2_engine *w, uint32_t nid, uint32_t ino, struct eng_blk
  * footer set, contents zero, dirty. */
 int eng_node_attach(struct f2_engine *w, uint32_t nid, uint32_t ino, uint32_t ofs, int is_dir,
 		   struct eng_blk **out);
+/* How a new inode's extra area is laid out.  DRIVER: as Linux creates
+ * inodes (extra area F2_EXTRA_ISIZE, an inline xattr area, of
+ * F2_INLINE_XATTR_ADDRS words with flexible_inline_xattr).  MKFS: as mkfs
+ * writes its root, lost+found and quota inodes, like f2fs-tools' mkfs
+ * (extra area only as large as the features need, no inline xattrs). */
+enum eng_inode_rule { ENG_INODE_DRIVER, ENG_INODE_MKFS };
+/* The fields every new inode takes from a and the rule: mode, owner,
+ * times (crtime when the feature is on), generation, flags, i_inline's
+ * extra attribute and inline xattr flags, i_extra_isize,
+ * i_inline_xattr_size.  Everything else is the caller's. */
+void eng_inode_fields(struct f2_inode *i, uint32_t features, enum eng_inode_rule rule,
+		      const struct f2_wattr *a);
 /* The fields of a new inode b named name in dir, from a (mode, owner, times,
  * flags, device number): links 1 (2 for a directory), i_blocks 1. */
 void eng_inode_init(struct f2_engine *w, struct eng_blk *b, uint32_t dir, const char *name,

@@ -18,10 +18,11 @@
 #include "f2/hash.h"
 #include "f2/io.h"
 #include "f2/mkfs.h"
+#include "f2/quota.h"
+#include "../engine/internal.h"
 
 #define QUOTA_BLOCKS	2	/* data blocks of each initial quota file */
 #define LPF_NAME	"lost+found"
-static const uint32_t quota_magic[3] = { 0xd9c01f11, 0xd9c01927, 0xd9c03f14 };
 
 struct fmt {
 	struct f2_io *io;
@@ -36,48 +37,27 @@ struct fmt {
 	uint8_t *blk;
 };
 
-static uint32_t extra_isize(uint32_t feat)
-{
-	size_t end = offsetof(struct f2_inode, i_projid);
-
-	if (feat & F2_FEAT_PRJQUOTA)
-		end = offsetof(struct f2_inode, i_inode_checksum);
-	if (feat & F2_FEAT_INODE_CHKSUM)
-		end = offsetof(struct f2_inode, i_crtime);
-	if (feat & F2_FEAT_INODE_CRTIME)
-		end = offsetof(struct f2_inode, i_compr_blocks);
-	if (feat & F2_FEAT_COMPRESSION)
-		end = offsetof(struct f2_inode, i_extra_end);
-	return (uint32_t)(end - offsetof(struct f2_inode, i_extra_isize));
-}
-
-/* Fill the common part of a new inode in f->blk. */
-static struct f2_node *new_inode(struct fmt *f, uint32_t ino, uint16_t mode,
+/* Fill the common part of a new inode in f->blk (the extra area by the
+ * engine's mkfs rule: eng_inode_fields()). */
+static struct f2_node *new_inode(struct fmt *f, uint32_t ino, uint16_t mode, uint32_t flags,
 				 uint32_t links, uint64_t size, uint64_t blocks)
 {
 	struct f2_node *n = (struct f2_node *)f->blk;
 	uint64_t t = f->o->timestamp;
+	const struct f2_wattr a = {
+		.mode = mode, .uid = f->o->root_uid, .gid = f->o->root_gid, .flags = flags,
+		.atime = t, .mtime = t, .ctime = t, .crtime = t,
+	};
 
 	memset(f->blk, 0, F2_BLKSIZE);
 	f2_set_le32(n->footer.nid, ino);
 	f2_set_le32(n->footer.ino, ino);
 	f2_set_le64(n->footer.cp_ver, f->o->cp_ver);
 	f2_set_le32(n->footer.next_blkaddr, f->node_seg0 + f->inodes + 1);
-	f2_set_le16(n->i.i_mode, mode);
+	eng_inode_fields(&n->i, f->features, ENG_INODE_MKFS, &a);
 	f2_set_le32(n->i.i_links, links);
-	f2_set_le32(n->i.i_uid, f->o->root_uid);
-	f2_set_le32(n->i.i_gid, f->o->root_gid);
 	f2_set_le64(n->i.i_size, size);
 	f2_set_le64(n->i.i_blocks, blocks);
-	f2_set_le64(n->i.i_atime, t);
-	f2_set_le64(n->i.i_ctime, t);
-	f2_set_le64(n->i.i_mtime, t);
-	if (f->features & F2_FEAT_EXTRA_ATTR) {
-		n->i.i_inline = F2_EXTRA_ATTR;
-		f2_set_le16(n->i.i_extra_isize, extra_isize(f->features));
-		if (f->features & F2_FEAT_INODE_CRTIME)
-			f2_set_le64(n->i.i_crtime, t);
-	}
 	return n;
 }
 
@@ -116,26 +96,27 @@ static void add_dentry(struct f2_dentry_block *d, int slot, const char *name,
 	}
 }
 
-/* Initial v2 quota file holding one usage record for id. */
-static void quota_file(uint8_t *buf, int type, uint32_t id, uint64_t inodes)
+/* The initial quota file of type in buf (QUOTA_BLOCKS blocks): one entry,
+ * id's usage (the root directory and lost+found); *size its bytes. */
+static int quota_file(uint8_t *buf, int type, uint32_t id, uint64_t inodes, uint64_t *size)
 {
-	uint8_t *rec = buf + 5136;
+	const struct f2_quota_hdr h = { .bgrace = F2_QT_GRACE, .igrace = F2_QT_GRACE };
+	const struct f2_quota_dq dq = { .id = id, .inodes = inodes, .space = inodes * F2_BLKSIZE };
+	uint8_t *file;
+	uint32_t nblk;
+	int err = f2_quota_build(type, &h, &dq, 1, &file, &nblk);
 
-	memset(buf, 0, 2 * F2_BLKSIZE);
-	*(le32 *)buf = f2_cpu_to_le32(quota_magic[type]);
-	*(le32 *)(buf + 4) = f2_cpu_to_le32(1);		/* version */
-	*(le32 *)(buf + 8) = f2_cpu_to_le32(604800);	/* block grace */
-	*(le32 *)(buf + 12) = f2_cpu_to_le32(604800);	/* inode grace */
-	*(le32 *)(buf + 20) = f2_cpu_to_le32(6);	/* blocks in file */
-	*(le32 *)(buf + 28) = f2_cpu_to_le32(5);	/* first free entry blk */
-	buf[1024] = 2;	/* tree: 1 -> 2 -> 3 -> 4 -> data block 5 */
-	buf[2048] = 3;
-	buf[3072] = 4;
-	buf[4096] = 5;
-	buf[5120 + 8] = 1;	/* entries in data block */
-	*(le32 *)rec = f2_cpu_to_le32(id);
-	*(le64 *)(rec + 24) = f2_cpu_to_le64(inodes);
-	*(le64 *)(rec + 48) = f2_cpu_to_le64(inodes * F2_BLKSIZE);
+	if (err)
+		return err;
+	*size = (uint64_t)nblk * F2_QT_BLKSIZE;
+	if (*size > QUOTA_BLOCKS * F2_BLKSIZE) {
+		free(file);
+		return -EINVAL;
+	}
+	memset(buf, 0, QUOTA_BLOCKS * F2_BLKSIZE);
+	memcpy(buf, file, (size_t)*size);
+	free(file);
+	return 0;
 }
 
 static int write_tree(struct fmt *f, uint32_t *root_data)
@@ -147,7 +128,7 @@ static int write_tree(struct fmt *f, uint32_t *root_data)
 	int err;
 
 	/* root inode first: block 0 of both logs */
-	n = new_inode(f, F2_ROOT_INO, 040755, f->lpf_ino ? 3 : 2, F2_BLKSIZE, 2);
+	n = new_inode(f, F2_ROOT_INO, 040755, 0, f->lpf_ino ? 3 : 2, F2_BLKSIZE, 2);
 	f2_set_le32(n->i.i_current_depth, 1);
 	*root_data = f->data_seg0;
 	f->dblocks = 1;
@@ -158,12 +139,14 @@ static int write_tree(struct fmt *f, uint32_t *root_data)
 
 	for (int q = 0; q < 3; q++) {
 		uint32_t ids[3] = { f->o->root_uid, f->o->root_gid, 0 };
+		uint64_t size;
 
 		if (!f->qino[q])
 			continue;
-		quota_file(qbuf, q, ids[q], f->lpf_ino ? 2 : 1);
-		n = new_inode(f, f->qino[q], 0100600, 1, 6 * 1024, 1 + QUOTA_BLOCKS);
-		f2_set_le32(n->i.i_flags, 0x10);	/* immutable */
+		if ((err = quota_file(qbuf, q, ids[q], f->lpf_ino ? 2 : 1, &size)))
+			return err;
+		n = new_inode(f, f->qino[q], 0100600, 0x10 /* immutable */, 1, size,
+			      1 + QUOTA_BLOCKS);
 		for (int b = 0; b < QUOTA_BLOCKS; b++) {
 			if ((err = write_data(f, qbuf + b * F2_BLKSIZE, &addr)))
 				return err;
@@ -179,7 +162,7 @@ static int write_tree(struct fmt *f, uint32_t *root_data)
 		add_dentry(d, 1, "..", F2_ROOT_INO);
 		if ((err = write_data(f, d, &addr)))
 			return err;
-		n = new_inode(f, f->lpf_ino, 040700, 2, F2_BLKSIZE, 2);
+		n = new_inode(f, f->lpf_ino, 040700, 0, 2, F2_BLKSIZE, 2);
 		f2_set_le32(n->i.i_pino, F2_ROOT_INO);
 		f2_set_le32(n->i.i_namelen, (uint32_t)strlen(LPF_NAME));
 		memcpy(n->i.i_name, LPF_NAME, strlen(LPF_NAME));
