@@ -164,7 +164,7 @@ static int dblk_get(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng
 		    int *hole)
 {
 	uint64_t key = (uint64_t)dir << 32 | fofs;
-	struct eng_blk *b = eng_map_get(&w->dblks, key);
+	struct eng_blk *b = f2_pmap_get(&w->dblks, key);
 	int err;
 
 	*hole = 0;
@@ -189,7 +189,7 @@ static int dblk_get(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng
 	b->log = F2_CURSEG_HOT_DATA;
 	b->ino = dir;
 	b->fofs = (uint32_t)fofs;
-	err = eng_map_put(&w->dblks, key, b);
+	err = f2_pmap_put(&w->dblks, key, b);
 	if (err) {
 		free(b);
 		return err;

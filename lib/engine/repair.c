@@ -84,7 +84,7 @@ int f2_engine_repair_nat(struct f2_engine *w, uint32_t nid, uint32_t ino, uint32
 	if (err)
 		return err;
 	if (blkaddr == F2_NULL_ADDR) {
-		struct eng_blk *b = eng_map_del(&w->nodes, nid);
+		struct eng_blk *b = f2_pmap_del(&w->nodes, nid);
 
 		if (b) {
 			free(b);
@@ -183,7 +183,7 @@ static int is_dnode(uint32_t ofs)
 int f2_engine_repair_node(struct f2_engine *w, uint32_t nid, uint32_t ino, uint32_t ofs,
 		       struct f2_node **out)
 {
-	struct eng_blk *b = eng_map_get(&w->nodes, nid);
+	struct eng_blk *b = f2_pmap_get(&w->nodes, nid);
 	struct eng_nat *e;
 	struct f2_node *n;
 	uint32_t flag;
@@ -210,7 +210,7 @@ int f2_engine_repair_node(struct f2_engine *w, uint32_t nid, uint32_t ino, uint3
 		b->key = nid;
 		b->kind = 'n';
 		b->ino = ino;
-		err = eng_map_put(&w->nodes, nid, b);
+		err = f2_pmap_put(&w->nodes, nid, b);
 		if (err) {
 			free(b);
 			return err;
@@ -257,7 +257,7 @@ int f2_engine_repair_move(struct f2_engine *w, uint32_t ino, uint64_t fofs, int 
 static int dblk(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng_blk **out)
 {
 	uint64_t key = (uint64_t)dir << 32 | fofs;
-	struct eng_blk *b = eng_map_get(&w->dblks, key);
+	struct eng_blk *b = f2_pmap_get(&w->dblks, key);
 	int hole, err;
 
 	*out = b;
@@ -277,7 +277,7 @@ static int dblk(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng_blk
 	b->log = F2_CURSEG_HOT_DATA;
 	b->ino = dir;
 	b->fofs = (uint32_t)fofs;
-	err = eng_map_put(&w->dblks, key, b);
+	err = f2_pmap_put(&w->dblks, key, b);
 	if (err) {
 		free(b);
 		return err;
