@@ -2,8 +2,9 @@
 /*
  * util/map.c - the hash map of f2/map.h.  Slot i of cap holds a key and
  * its value; key 0 marks an empty slot, so a stored key 0 lives apart, in
- * the extra slot cap.  The probe loops are written once and instantiated
- * for 4- and 8-byte keys.
+ * the extra slot cap.  Empty slots are all zero bytes, so a new value is
+ * zeroed already.  The loops are written once and instantiated for 4- and
+ * 8-byte keys.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -42,8 +43,8 @@ static inline void set_key(unsigned char *s, uint64_t key, int k32)
 }
 
 /* Fibonacci hashing of the key with its high half folded in: consecutive
- * keys (inode and node numbers) spread evenly, and keys that differ only
- * above bit 32 do not collide. */
+ * keys (inode and node numbers) spread evenly over the table, and so do
+ * keys that differ only in their high half (the engine's ino << 32 | fofs). */
 static inline size_t home(const struct f2_map *m, uint64_t key)
 {
 	return (size_t)(((key ^ (key >> 32)) * GOLDEN) >> m->shift);
@@ -75,6 +76,18 @@ probe_any(const struct f2_map *m, uint64_t key)
 static inline int is_empty(const struct f2_map *m, const unsigned char *s)
 {
 	return !key_at(s, m->key32);
+}
+
+/* Slots are whole 4-byte words: copied a word at a time, no call; 16
+ * bytes (fsck's inodes, the maps of pointers) at once. */
+static inline void copy_slot(unsigned char *dst, const unsigned char *src, size_t stride)
+{
+	if (stride == 16) {
+		memcpy(dst, src, 16);
+		return;
+	}
+	for (size_t j = 0; j < stride; j += 4)
+		memcpy(dst + j, src + j, 4);
 }
 
 void f2_map_init(struct f2_map *m, size_t vsize, unsigned flags)
@@ -126,6 +139,18 @@ void *f2_map_find(const struct f2_map *m, uint64_t key)
 	return lookup(m, key, 0);
 }
 
+static inline __attribute__((always_inline)) void
+rehash(struct f2_map *nm, const struct f2_map *m, int k32)
+{
+	for (size_t j = 0; j < m->cap; j++) {
+		const unsigned char *s = slot(m, j);
+		uint64_t k = key_at(s, k32);
+
+		if (k)
+			copy_slot(probe(nm, k, k32), s, m->stride);
+	}
+}
+
 static int grow(struct f2_map *m)
 {
 	size_t cap = m->cap ? m->cap * 2 : MIN_CAP;
@@ -140,25 +165,21 @@ static int grow(struct f2_map *m)
 	nm.shift = 64;
 	for (size_t c = cap; c > 1; c >>= 1)
 		nm.shift--;
-	for (size_t j = 0; j < m->cap; j++) {
-		const unsigned char *s = slot(m, j);
-		uint64_t k = key_at(s, m->key32);
-
-		if (k)
-			memcpy(probe_any(&nm, k), s, m->stride);
-	}
+	if (m->key32)
+		rehash(&nm, m, 1);
+	else
+		rehash(&nm, m, 0);
 	if (m->zero)
-		memcpy(slot(&nm, cap), slot(m, m->cap), m->stride);
+		copy_slot(slot(&nm, cap), slot(m, m->cap), m->stride);
 	free(m->slots);
 	*m = nm;
 	return 0;
 }
 
-/* Puts key into the empty slot s: its value zeroed. */
-static void *place(struct f2_map *m, unsigned char *s, uint64_t key, int *created)
+/* Puts key into the empty (all zero) slot s. */
+static inline void *place(struct f2_map *m, unsigned char *s, uint64_t key, int *created)
 {
 	set_key(s, key, m->key32);
-	memset(s + m->voff, 0, m->vsize);
 	m->n++;
 	if (created)
 		*created = 1;
@@ -207,6 +228,7 @@ int f2_map_remove(struct f2_map *m, uint64_t key, void *old)
 			return 0;
 		if (old)
 			memcpy(old, slot(m, m->cap) + m->voff, m->vsize);
+		memset(slot(m, m->cap), 0, m->stride);
 		m->zero = 0;
 		m->n--;
 		return 1;
@@ -228,25 +250,33 @@ int f2_map_remove(struct f2_map *m, uint64_t key, void *old)
 		if (!k)
 			break;
 		if (((j - home(m, k)) & mask) >= ((j - i) & mask)) {
-			memcpy(slot(m, i), slot(m, j), m->stride);
+			copy_slot(slot(m, i), slot(m, j), m->stride);
 			i = j;
 		}
 	}
-	set_key(slot(m, i), 0, m->key32);
+	memset(slot(m, i), 0, m->stride);
 	return 1;
+}
+
+/* The first occupied slot from i on, or cap. */
+static inline __attribute__((always_inline)) size_t
+scan(const struct f2_map *m, size_t i, int k32)
+{
+	while (i < m->cap && !key_at(slot(m, i), k32))
+		i++;
+	return i;
 }
 
 void *f2_map_next(const struct f2_map *m, size_t *pos, uint64_t *key)
 {
-	size_t i;
+	size_t i = *pos;
 
-	for (i = *pos; i < m->cap; i++) {
-		uint64_t k = key_at(slot(m, i), m->key32);
-
-		if (k) {
+	if (i < m->cap) {
+		i = m->key32 ? scan(m, i, 1) : scan(m, i, 0);
+		if (i < m->cap) {
 			*pos = i + 1;
 			if (key)
-				*key = k;
+				*key = key_at(slot(m, i), m->key32);
 			return slot(m, i) + m->voff;
 		}
 	}

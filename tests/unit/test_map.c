@@ -149,6 +149,11 @@ static void test_inline32(void)
 		if (unit_failures)
 			break;
 	}
+	/* a key inserted again starts from a zeroed record */
+	for (uint32_t ino = 3; ino < 300003; ino += 14 * 97) {
+		r = f2_map_insert(&m, ino, &created);
+		CHECK(r && created && r->a == 0 && r->b == 0 && r->c == 0);
+	}
 	r = f2_map_find(&m, UINT32_MAX);
 	CHECK(r && r->b == 7);
 	f2_map_free(&m);
