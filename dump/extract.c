@@ -24,85 +24,29 @@
 #include <unistd.h>
 #include "f2/errors.h"
 #include "f2/file.h"
+#include "f2/map.h"
 #include "dump.h"
 
 #define MAX_DEPTH	512
 #define CHUNK_BLOCKS	64
 #define MAX_FILE_ERRORS	16	/* per file, then give up on it */
 
-/* ino -> first extracted path (hard links) or "" for directories. */
-struct ino_map {
-	uint32_t *keys;
-	char **vals;
-	size_t cap, n;
-};
-
-static size_t slot_of(const struct ino_map *m, uint32_t ino)
+/* Frees the map of inodes met and the paths it holds. */
+static void seen_free(struct f2_map *m)
 {
-	size_t i = (ino * 2654435761u) & (m->cap - 1);
+	size_t pos = 0;
+	char **v;
 
-	while (m->keys[i] && m->keys[i] != ino)
-		i = (i + 1) & (m->cap - 1);
-	return i;
-}
-
-static char **map_get(struct ino_map *m, uint32_t ino)
-{
-	size_t i;
-
-	if (!m->cap)
-		return NULL;
-	i = slot_of(m, ino);
-	return m->keys[i] ? &m->vals[i] : NULL;
-}
-
-static int map_put(struct ino_map *m, uint32_t ino, char *val)
-{
-	if ((m->n + 1) * 2 > m->cap) {
-		struct ino_map nm = { 0 };
-
-		nm.cap = m->cap ? m->cap * 2 : 1024;
-		nm.keys = calloc(nm.cap, sizeof(*nm.keys));
-		nm.vals = calloc(nm.cap, sizeof(*nm.vals));
-		if (!nm.keys || !nm.vals) {
-			free(nm.keys);
-			free(nm.vals);
-			return -ENOMEM;
-		}
-		for (size_t i = 0; i < m->cap; i++)
-			if (m->keys[i]) {
-				size_t j = slot_of(&nm, m->keys[i]);
-
-				nm.keys[j] = m->keys[i];
-				nm.vals[j] = m->vals[i];
-			}
-		nm.n = m->n;
-		free(m->keys);
-		free(m->vals);
-		*m = nm;
-	}
-	size_t i = slot_of(m, ino);
-
-	if (!m->keys[i])
-		m->n++;
-	m->keys[i] = ino;
-	m->vals[i] = val;
-	return 0;
-}
-
-static void map_free(struct ino_map *m)
-{
-	for (size_t i = 0; i < m->cap; i++)
-		free(m->vals[i]);
-	free(m->keys);
-	free(m->vals);
+	while ((v = f2_map_next(m, &pos, NULL)))
+		free(*v);
+	f2_map_free(m);
 }
 
 struct ex {
 	struct dump_ctx *d;
 	const struct extract_opts *eo;
 	int rootfd;
-	struct ino_map seen;
+	struct f2_map seen;	/* ino -> first extracted path (hard links), NULL (dirs) */
 	uint8_t *buf;
 	int xattr_warned;
 	uint64_t files, dirs, bytes;
@@ -461,7 +405,7 @@ static int make_entry(struct ex *x, int dirfd, const char *rel_dir, const char *
 		x->files++;
 	}
 	if (!S_ISDIR(m) && f2_le32(ir->node.i.i_links) > 1) {
-		if (map_put(&x->seen, ir->ino, rel))
+		if (f2_pmap_put(&x->seen, ir->ino, rel))
 			free(rel);
 	} else {
 		free(rel);
@@ -498,7 +442,7 @@ static void extract_entry(struct ex *x, int dirfd, const char *rel_dir,
 		return;
 	}
 	if (S_ISDIR(ir->mode)) {
-		if (map_get(&x->seen, ir->ino)) {
+		if (f2_map_find(&x->seen, ir->ino)) {
 			char why[128];
 
 			snprintf(why, sizeof(why), "directory ino %u met again (a loop or a "
@@ -510,9 +454,9 @@ static void extract_entry(struct ex *x, int dirfd, const char *rel_dir,
 			ex_err(x, rel, "directories nested too deep: refused");
 			goto out;
 		}
-		if (map_put(&x->seen, ir->ino, NULL))
+		if (f2_pmap_put(&x->seen, ir->ino, NULL))
 			goto out;
-	} else if ((first = map_get(&x->seen, ir->ino)) && *first) {
+	} else if ((first = f2_map_find(&x->seen, ir->ino)) && *first) {
 		char used[F2_NAME_LEN + 32];
 		int k = 0;
 
@@ -572,6 +516,7 @@ void dump_extract(struct dump_ctx *d, const struct extract_opts *eo)
 	const char *base;
 	int created = 0;
 
+	f2_map_init(&x.seen, sizeof(char *), 0);
 	x.buf = malloc((size_t)CHUNK_BLOCKS * F2_BLKSIZE);
 	if (!ir || !x.buf) {
 		dump_error(d, "out of memory");
@@ -599,7 +544,7 @@ void dump_extract(struct dump_ctx *d, const struct extract_opts *eo)
 		if (!S_ISDIR(ir->mode)) {
 			dump_error(d, "%s: not a directory", eo->path);
 		} else {
-			map_put(&x.seen, ir->ino, NULL);
+			f2_pmap_put(&x.seen, ir->ino, NULL);
 			extract_dir(&x, x.rootfd, "", ir, 0);
 			/* a directory we made takes the root's attributes */
 			if (created)
@@ -629,7 +574,7 @@ void dump_extract(struct dump_ctx *d, const struct extract_opts *eo)
 out:
 	if (x.rootfd >= 0)
 		close(x.rootfd);
-	map_free(&x.seen);
+	seen_free(&x.seen);
 	free(x.buf);
 	free(ir);
 }

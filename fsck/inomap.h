@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * inomap.h - what the tree walk remembers per inode: links found in
- * dentries, the inode's own i_links, its kind and state.  An open
- * addressing hash keyed by ino, 16 bytes an inode, filled up to 85%.
+ * dentries, the inode's own i_links, its kind and state.  A map keyed by
+ * ino (f2/map.h) with the records inline: a 4-byte key and a 12-byte
+ * record, 16 bytes an inode, filled up to 85%.
  */
 #ifndef FSCK_INOMAP_H
 #define FSCK_INOMAP_H
 #include <stdint.h>
+#include "f2/map.h"
 
 #define INO_DIR		0x01	/* a directory */
 #define INO_WALKED	0x02	/* node tree walked */
@@ -16,23 +18,51 @@
 #define INO_RECON	0x20	/* unreachable, reconnected under lost+found */
 
 struct ino_rec {
-	uint32_t ino;
 	uint32_t found;		/* dentries naming it */
 	uint32_t links;		/* i_links on disk */
 	uint32_t subdirs : 23;	/* directories among its entries (saturates) */
 	uint32_t flags : 6;	/* INO_* */
 	uint32_t ftype : 3;	/* enum f2_ftype from the mode */
 };
+_Static_assert(sizeof(struct ino_rec) == 12, "ino_rec: 12 bytes, 16 with its key");
 #define INO_SUBDIRS_MAX	0x7FFFFFu
 
 struct inomap {
-	struct ino_rec *tab;
-	uint32_t cap, n;
+	struct f2_map map;	/* ino -> struct ino_rec; map.n records */
 };
 
-int inomap_init(struct inomap *m);
-void inomap_free(struct inomap *m);
-/* The record of ino, created zeroed if absent (*created set); NULL on ENOMEM. */
-struct ino_rec *inomap_get(struct inomap *m, uint32_t ino, int *created);
-struct ino_rec *inomap_find(const struct inomap *m, uint32_t ino);
+/* Allocates on first use: never fails. */
+static inline int inomap_init(struct inomap *m)
+{
+	f2_map_init(&m->map, sizeof(struct ino_rec), F2_MAP_KEY32);
+	return 0;
+}
+static inline void inomap_free(struct inomap *m)
+{
+	f2_map_free(&m->map);
+}
+/* The record of ino, created zeroed if absent (*created set); NULL on ENOMEM
+ * and for ino 0. */
+static inline struct ino_rec *inomap_get(struct inomap *m, uint32_t ino, int *created)
+{
+	if (!ino) {
+		if (created)
+			*created = 0;
+		return NULL;
+	}
+	return (struct ino_rec *)f2_map_insert(&m->map, ino, created);
+}
+static inline struct ino_rec *inomap_find(const struct inomap *m, uint32_t ino)
+{
+	return (struct ino_rec *)f2_map_find(&m->map, ino);
+}
+/* Every record in no particular order: start with *pos = 0; NULL at the end. */
+static inline struct ino_rec *inomap_next(const struct inomap *m, size_t *pos, uint32_t *ino)
+{
+	uint64_t key = 0;
+	struct ino_rec *r = (struct ino_rec *)f2_map_next(&m->map, pos, &key);
+
+	*ino = (uint32_t)key;
+	return r;
+}
 #endif

@@ -35,6 +35,7 @@
 #include "f2/engine.h"
 #include "f2/errors.h"
 #include "f2/file.h"
+#include "f2/map.h"
 #include "f2/quota.h"
 #include "fsck.h"
 #include "problem.h"
@@ -47,15 +48,14 @@ static const char *const qname[F2_MAX_QUOTAS] = { "user", "group", "project" };
 /* One id's usage: found by the walk, and as recorded in the quota file. */
 struct qrec {
 	uint32_t id;
-	uint8_t used, mem, disk;
+	uint8_t mem, disk;
 	uint64_t space, inodes;		/* found */
 	uint64_t dspace, dinodes;	/* in the file */
 	struct f2_quota_dq dq;		/* the file's record (limits, times kept) */
 };
 
 struct qtab {
-	struct qrec *tab;
-	uint32_t cap, n;
+	struct f2_map map;		/* id -> struct qrec */
 };
 
 struct qfile {
@@ -68,54 +68,15 @@ struct qfile {
 };
 
 /* ---- the id table -------------------------------------------------------- */
-static uint32_t qslot(uint32_t id, uint32_t cap)
-{
-	return (id * 2654435761u) & (cap - 1);
-}
-
-static struct qrec *qfind(const struct qtab *t, uint32_t id)
-{
-	for (uint32_t s = qslot(id, t->cap);; s = (s + 1) & (t->cap - 1)) {
-		if (!t->tab[s].used)
-			return NULL;
-		if (t->tab[s].id == id)
-			return &t->tab[s];
-	}
-}
-
+/* The record of id, created if absent; NULL on ENOMEM. */
 static struct qrec *qget(struct qtab *t, uint32_t id)
 {
-	struct qrec *r;
-	uint32_t s;
+	int created;
+	struct qrec *r = f2_map_insert(&t->map, id, &created);
 
-	if (!t->tab || (uint64_t)(t->n + 1) * 4 > (uint64_t)t->cap * 3) {
-		struct qrec *old = t->tab;
-		uint32_t oc = t->cap, nc = oc ? oc * 2 : 64;
-
-		t->tab = calloc(nc, sizeof(*t->tab));
-		if (!t->tab) {
-			t->tab = old;
-			return NULL;
-		}
-		t->cap = nc;
-		for (uint32_t i = 0; i < oc; i++) {
-			if (!old[i].used)
-				continue;
-			for (s = qslot(old[i].id, nc); t->tab[s].used; s = (s + 1) & (nc - 1))
-				;
-			t->tab[s] = old[i];
-		}
-		free(old);
-	}
-	r = qfind(t, id);
-	if (r)
-		return r;
-	for (s = qslot(id, t->cap); t->tab[s].used; s = (s + 1) & (t->cap - 1))
-		;
-	t->tab[s].used = 1;
-	t->tab[s].id = id;
-	t->n++;
-	return &t->tab[s];
+	if (r && created)
+		r->id = id;
+	return r;
 }
 
 static int cmp_id(const void *a, const void *b)
@@ -129,14 +90,14 @@ static int cmp_id(const void *a, const void *b)
  * valid pointer with *n = 0). */
 static struct qrec **qsorted(const struct qtab *t, uint32_t *n)
 {
-	struct qrec **v = malloc((t->n + 1) * sizeof(*v));
+	struct qrec **v = malloc((t->map.n + 1) * sizeof(*v)), *r;
+	size_t pos = 0;
 	uint32_t k = 0;
 
 	if (!v)
 		return NULL;
-	for (uint32_t i = 0; i < t->cap; i++)
-		if (t->tab[i].used)
-			v[k++] = &t->tab[i];
+	while ((r = f2_map_next(&t->map, &pos, NULL)))
+		v[k++] = r;
 	if (k > 1)
 		qsort(v, k, sizeof(*v), cmp_id);
 	*n = k;
@@ -156,23 +117,24 @@ static int sum_usage(struct fsck_ctx *ctx, struct qtab *tabs, const int *on)
 {
 	struct f2_fs *fs = ctx->fs;
 	struct f2_inode_ref *ir = malloc(sizeof(*ir));
+	const struct ino_rec *r;
 	uint64_t done = 0;
+	size_t pos = 0;
+	uint32_t ino;
 
 	if (!ir)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < ctx->inodes.cap; i++) {
-		const struct ino_rec *r = &ctx->inodes.tab[i];
+	while ((r = inomap_next(&ctx->inodes, &pos, &ino))) {
 		const struct f2_inode *in = &ir->node.i;
 		uint32_t id[F2_MAX_QUOTAS];
 		uint64_t blocks;
 
-		if (!r->ino || !(r->flags & INO_WALKED) || (r->flags & INO_BAD) ||
-		    is_quota_ino(fs, r->ino))
+		if (!(r->flags & INO_WALKED) || (r->flags & INO_BAD) || is_quota_ino(fs, ino))
 			continue;
 		if ((++done & 4095) == 0)
-			progress(ctx, "quota", done, ctx->inodes.n);
-		if (f2_inode_read(fs, r->ino, ir)) {
-			vmsg(ctx, "quota: ino %u not charged: %s", r->ino, fs->why);
+			progress(ctx, "quota", done, ctx->inodes.map.n);
+		if (f2_inode_read(fs, ino, ir)) {
+			vmsg(ctx, "quota: ino %u not charged: %s", ino, fs->why);
 			continue;
 		}
 		blocks = f2_le64(in->i_blocks);
@@ -446,9 +408,9 @@ int pass_quota(struct fsck_ctx *ctx)
 
 	if (!(fs->features & F2_FEAT_QUOTA_INO))
 		return 0;
-	memset(tabs, 0, sizeof(tabs));
 	memset(qf, 0, sizeof(qf));
 	for (int q = 0; q < F2_MAX_QUOTAS; q++) {
+		f2_map_init(&tabs[q].map, sizeof(struct qrec), 0);
 		qf[q].type = q;
 		qf[q].ino = f2_le32(fs->sb.qf_ino[q]);
 		on[q] = qf[q].ino != 0;
@@ -497,7 +459,7 @@ int pass_quota(struct fsck_ctx *ctx)
 			problem_fixed(ctx, PR_QUOTA_USAGE, ok);
 	}
 	for (int q = 0; q < F2_MAX_QUOTAS; q++) {
-		free(tabs[q].tab);
+		f2_map_free(&tabs[q].map);
 		free(qf[q].buf);
 	}
 	return err;

@@ -708,20 +708,21 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 /* After the walk: links found against i_links, directories linked twice. */
 static void check_links(struct fsck_ctx *ctx)
 {
-	uint32_t root = f2_le32(ctx->fs->sb.root_ino);
+	uint32_t root = f2_le32(ctx->fs->sb.root_ino), ino;
+	const struct ino_rec *r;
+	size_t pos = 0;
 
-	for (uint32_t i = 0; i < ctx->inodes.cap; i++) {
-		const struct ino_rec *r = &ctx->inodes.tab[i];
+	while ((r = inomap_next(&ctx->inodes, &pos, &ino))) {
 		uint32_t want;
 
-		if (!r->ino || (r->flags & INO_BAD) || !(r->flags & INO_WALKED))
+		if ((r->flags & INO_BAD) || !(r->flags & INO_WALKED))
 			continue;
 		if ((r->flags & INO_ORPHAN) && r->found) {
 			if (!fix_problem(ctx, PR_ORPHAN_LINKED,
 					 "ino %u: on the orphan list but named by %u dentries",
-					 r->ino, r->found))
+					 ino, r->found))
 				continue;
-			rep_add(ctx, PR_ORPHAN_LINKED, RA_ORPHAN_DEL, r->ino, 0, 0, 0);
+			rep_add(ctx, PR_ORPHAN_LINKED, RA_ORPHAN_DEL, ino, 0, 0, 0);
 		} else if (r->flags & INO_ORPHAN) {
 			continue;
 		}
@@ -733,12 +734,12 @@ static void check_links(struct fsck_ctx *ctx)
 				continue;	/* quota files: no dentry */
 			want = r->found;
 		}
-		if (r->ino == root && !(r->flags & INO_DIR))
+		if (ino == root && !(r->flags & INO_DIR))
 			continue;
 		if (r->links != want &&
-		    fix_problem(ctx, PR_INODE_LINKS, "ino %u: i_links %u, found %u", r->ino,
+		    fix_problem(ctx, PR_INODE_LINKS, "ino %u: i_links %u, found %u", ino,
 				r->links, want))
-			rep_add(ctx, PR_INODE_LINKS, RA_INODE_LINKS, r->ino, want, 0, 0);
+			rep_add(ctx, PR_INODE_LINKS, RA_INODE_LINKS, ino, want, 0, 0);
 	}
 }
 
@@ -821,7 +822,8 @@ int pass_tree(struct fsck_ctx *ctx)
 {
 	struct f2_fs *fs = ctx->fs;
 	struct work *stack = NULL;
-	uint32_t nstack = 0, cap = 0, done = 0;
+	uint32_t nstack = 0, cap = 0, done = 0, ino;
+	const struct ino_rec *r;
 	struct walk w;
 	uint8_t *bufs;
 	int err = 0;
@@ -851,9 +853,9 @@ int pass_tree(struct fsck_ctx *ctx)
 	w.capstack = &cap;
 
 	/* roots: orphans last on the stack so the root is walked first */
-	for (uint32_t i = 0; i < ctx->inodes.cap && !err; i++)
-		if (ctx->inodes.tab[i].ino && (ctx->inodes.tab[i].flags & INO_ORPHAN))
-			err = push(&w, ctx->inodes.tab[i].ino, 0, F2_FT_UNKNOWN, 1);
+	for (size_t pos = 0; !err && (r = inomap_next(&ctx->inodes, &pos, &ino));)
+		if (r->flags & INO_ORPHAN)
+			err = push(&w, ino, 0, F2_FT_UNKNOWN, 1);
 	if (fs->features & F2_FEAT_QUOTA_INO)
 		for (int q = 0; q < F2_MAX_QUOTAS && !err; q++) {
 			uint32_t qino = f2_le32(fs->sb.qf_ino[q]);

@@ -25,15 +25,10 @@
 #include "f2/engine.h"
 #include "f2/errors.h"
 #include "f2/io.h"
+#include "f2/map.h"
 #include "populate.h"
 
 #define COPY_BUF	(4u << 20)
-
-struct hl {
-	dev_t dev;
-	ino_t ino;
-	uint32_t fs_ino;
-};
 
 struct pop {
 	const struct pop_opts *o;
@@ -45,8 +40,7 @@ struct pop {
 	char fspath[8192];		/* path in the volume, for labels */
 	size_t flen;
 	uint8_t *buf;
-	struct hl *links;		/* open-addressed by (dev, ino) */
-	size_t nlinks, links_cap;
+	struct f2_map links;		/* host dev -> struct f2_map *: host ino -> f2fs ino */
 	uint64_t files, bytes, last_report;
 	int progress, acl_warned;
 	char *xnames;
@@ -117,44 +111,47 @@ static void attr_of(struct pop *p, const struct stat *st, struct f2_wattr *a)
 }
 
 /* ---- hard links --------------------------------------------------------- */
-static size_t hl_slot(const struct pop *p, dev_t dev, ino_t ino)
-{
-	uint64_t h = ((uint64_t)dev * 0x9e3779b97f4a7c15ull) ^ (uint64_t)ino;
-	size_t i;
-
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ull;
-	for (i = (size_t)h & (p->links_cap - 1);
-	     p->links[i].fs_ino && !(p->links[i].dev == dev && p->links[i].ino == ino);
-	     i = (i + 1) & (p->links_cap - 1))
-		;
-	return i;
-}
-
+/* The f2fs inode made for the host inode of st, or 0. */
 static uint32_t hl_find(const struct pop *p, const struct stat *st)
 {
-	return p->links_cap ? p->links[hl_slot(p, st->st_dev, st->st_ino)].fs_ino : 0;
+	const struct f2_map *inos = f2_pmap_get(&p->links, st->st_dev);
+	const uint32_t *fs_ino = inos ? f2_map_find(inos, st->st_ino) : NULL;
+
+	return fs_ino ? *fs_ino : 0;
 }
 
 static int hl_add(struct pop *p, const struct stat *st, uint32_t fs_ino)
 {
-	if ((p->nlinks + 1) * 2 > p->links_cap) {
-		struct hl *old = p->links;
-		size_t ocap = p->links_cap;
+	struct f2_map *inos = f2_pmap_get(&p->links, st->st_dev);
+	uint32_t *v;
 
-		p->links_cap = ocap ? ocap * 2 : 1024;
-		p->links = calloc(p->links_cap, sizeof(*p->links));
-		if (!p->links)
+	if (!inos) {
+		inos = malloc(sizeof(*inos));
+		if (!inos)
 			return -ENOMEM;
-		for (size_t i = 0; i < ocap; i++)
-			if (old[i].fs_ino)
-				p->links[hl_slot(p, old[i].dev, old[i].ino)] = old[i];
-		free(old);
+		f2_map_init(inos, sizeof(uint32_t), 0);
+		if (f2_pmap_put(&p->links, st->st_dev, inos)) {
+			free(inos);
+			return -ENOMEM;
+		}
 	}
-	p->links[hl_slot(p, st->st_dev, st->st_ino)] =
-		(struct hl){ st->st_dev, st->st_ino, fs_ino };
-	p->nlinks++;
+	v = f2_map_insert(inos, st->st_ino, NULL);
+	if (!v)
+		return -ENOMEM;
+	*v = fs_ino;
 	return 0;
+}
+
+static void hl_free(struct f2_map *links)
+{
+	struct f2_map **inos;
+	size_t pos = 0;
+
+	while ((inos = f2_map_next(links, &pos, NULL))) {
+		f2_map_free(*inos);
+		free(*inos);
+	}
+	f2_map_free(links);
 }
 
 /* ---- xattrs and labels ------------------------------------------------- */
@@ -434,6 +431,7 @@ int pop_run(const char *dev, const struct pop_opts *o, FILE *err_out)
 	struct f2_wattr a;
 	int err;
 
+	f2_map_init(&p.links, sizeof(struct f2_map *), 0);
 	p.progress = o->progress < 0 ? isatty(fileno(err_out)) && !o->quiet : o->progress;
 	if (strlen(o->root) >= sizeof(p.path) / 2)
 		return -ENAMETOOLONG;
@@ -509,7 +507,7 @@ out:
 		f2_io_close(io);
 	if (p.sehnd)
 		selabel_close(p.sehnd);
-	free(p.links);
+	hl_free(&p.links);
 	free(p.xnames);
 	free(p.buf);
 	return err;

@@ -53,11 +53,14 @@ static int load_orphan(void *ctx, uint32_t ino)
 	return f2_engine_orphan_add(ctx, ino);
 }
 
-static void free_map(struct eng_map *m)
+static void free_map(struct f2_map *m)
 {
-	for (size_t i = 0; i < m->cap; i++)
-		free(m->vals[i]);
-	eng_map_free(m);
+	size_t pos = 0;
+	void **v;
+
+	while ((v = f2_map_next(m, &pos, NULL)))
+		free(*v);
+	f2_map_free(m);
 }
 
 void f2_engine_close(struct f2_engine *w)
@@ -102,6 +105,10 @@ int eng_open(struct f2_fs *fs, const struct f2_engine_opts *o, struct f2_engine 
 	if (!w)
 		return -ENOMEM;
 	w->fs = fs;
+	f2_map_init(&w->nat, sizeof(void *), 0);
+	f2_map_init(&w->sit, sizeof(void *), 0);
+	f2_map_init(&w->nodes, sizeof(void *), 0);
+	f2_map_init(&w->dblks, sizeof(void *), 0);
 	if (o)
 		w->o = *o;
 	if (!w->o.cache_blocks)

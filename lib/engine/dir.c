@@ -163,7 +163,7 @@ int eng_dblk_get(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng_bl
 		 int *hole)
 {
 	uint64_t key = (uint64_t)dir << 32 | fofs;
-	struct eng_blk *b = eng_map_get(&w->dblks, key);
+	struct eng_blk *b = f2_pmap_get(&w->dblks, key);
 	int err;
 
 	*hole = 0;

@@ -190,7 +190,7 @@ int eng_write_block_at(struct f2_engine *w, uint32_t ino, uint64_t fofs, int t, 
 
 int eng_read_file_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, void *buf, int *hole)
 {
-	struct eng_blk *b = eng_map_get(&w->dblks, (uint64_t)ino << 32 | fofs), *owner;
+	struct eng_blk *b = f2_pmap_get(&w->dblks, (uint64_t)ino << 32 | fofs), *owner;
 	le32 *slot;
 	uint32_t ofs, addr;
 	int err;
@@ -295,14 +295,14 @@ int eng_truncate_blocks(struct f2_engine *w, uint32_t ino, uint64_t from)
 	drop_extent(inode, from, UINT64_MAX);
 	/* cached directory blocks past the end go first */
 	if (w->dblks.n) {
-		struct eng_blk **v = (struct eng_blk **)eng_map_values(&w->dblks);
+		struct eng_blk **v = (struct eng_blk **)f2_pmap_values(&w->dblks);
 		size_t n = w->dblks.n;
 
 		if (!v)
 			return -ENOMEM;
 		for (size_t i = 0; i < n; i++)
 			if (v[i]->ino == ino && v[i]->fofs >= from) {
-				eng_map_del(&w->dblks, v[i]->key);
+				f2_pmap_del(&w->dblks, v[i]->key);
 				free(v[i]);
 				w->cached--;
 			}

@@ -56,18 +56,19 @@ static void written(const struct eng_flush_ops *ops, void *e, int in_journal)
 }
 
 /* The pending entries of m (dirty or in the journal), sorted by key. */
-static int pending(const struct eng_map *m, const struct eng_flush_ops *ops,
+static int pending(const struct f2_map *m, const struct eng_flush_ops *ops,
 		   struct keyed **out, size_t *count)
 {
 	struct keyed *v = malloc((m->n ? m->n : 1) * sizeof(*v));
-	size_t n = 0;
+	size_t n = 0, pos = 0;
+	void **slot;
 
 	if (!v)
 		return -ENOMEM;
-	for (size_t i = 0; i < m->cap; i++) {
-		void *e = m->vals[i];
+	while ((slot = f2_map_next(m, &pos, NULL))) {
+		void *e = *slot;
 
-		if (e && (*flag(e, ops->dirty_off) || *flag(e, ops->journal_off))) {
+		if (*flag(e, ops->dirty_off) || *flag(e, ops->journal_off)) {
 			memcpy(&v[n].key, (const uint8_t *)e + ops->key_off, sizeof(v[n].key));
 			v[n++].e = e;
 		}
@@ -130,7 +131,7 @@ static int to_blocks(struct f2_engine *w, const struct eng_flush_ops *ops, uint8
 	return err;
 }
 
-int eng_table_flush(struct f2_engine *w, const struct eng_map *m, const struct eng_flush_ops *ops,
+int eng_table_flush(struct f2_engine *w, const struct f2_map *m, const struct eng_flush_ops *ops,
 		   uint8_t *bitmap, size_t journal_max, struct f2_journal *j)
 {
 	struct keyed *v;

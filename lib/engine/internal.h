@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * engine/internal.h - internals of the write engine (f2/engine.h), shared by
- * the eng_*.c files: the hash map, the dirty NAT/SIT tables, current
+ * the eng_*.c files: the dirty NAT/SIT tables, current
  * segments, the block cache, and the calls between the files.
  */
 #ifndef F2_ENGINE_INTERNAL_H
@@ -10,19 +10,7 @@
 #include <stddef.h>
 #include "f2/engine.h"
 #include "f2/fs.h"
-
-/* ---- u64 -> pointer hash map (engine/map.c) ------------------------------- */
-struct eng_map {
-	uint64_t *keys;
-	void **vals;
-	size_t cap, n;		/* cap a power of two; empty slots have val NULL */
-};
-void *eng_map_get(const struct eng_map *m, uint64_t key);
-int eng_map_put(struct eng_map *m, uint64_t key, void *val);
-void *eng_map_del(struct eng_map *m, uint64_t key);
-void eng_map_free(struct eng_map *m);
-/* Values in no particular order; returns a malloc'd array of m->n. */
-void **eng_map_values(const struct eng_map *m);
+#include "f2/map.h"
 
 /* ---- tables ----------------------------------------------------------- */
 struct eng_nat {
@@ -78,8 +66,8 @@ struct f2_engine {
 	uint32_t segs_per_sec, secs_per_zone;
 	struct eng_curseg cur[F2_NR_CURSEG];
 
-	struct eng_map nat, sit;			/* nid / segno -> entry */
-	struct eng_map nodes, dblks;		/* cached blocks */
+	struct f2_map nat, sit;			/* nid / segno -> entry */
+	struct f2_map nodes, dblks;		/* cached blocks */
 	size_t cached;
 	uint32_t next_nid;			/* free-nid search cursor */
 
@@ -126,7 +114,7 @@ struct eng_flush_ops {
 /* Write m's pending entries into j when there are at most journal_max of
  * them, else into the other copy of their blocks (bitmap: the table's
  * version bits, flipped per block written); j is cleared either way. */
-int eng_table_flush(struct f2_engine *w, const struct eng_map *m, const struct eng_flush_ops *ops,
+int eng_table_flush(struct f2_engine *w, const struct f2_map *m, const struct eng_flush_ops *ops,
 		   uint8_t *bitmap, size_t journal_max, struct f2_journal *j);
 
 /* ---- engine/seg.c: segments, SIT, SSA, block allocation ------------------- */
@@ -175,7 +163,7 @@ int eng_nat_flush(struct f2_engine *w, struct f2_journal *j);
 /* Load nat_bits from the committed pack if they are valid. */
 int eng_nat_bits_load(struct f2_engine *w);
 /* Block b into cache m (counted in w->cached); b is freed on failure. */
-int eng_cache_put(struct f2_engine *w, struct eng_map *m, struct eng_blk *b);
+int eng_cache_put(struct f2_engine *w, struct f2_map *m, struct eng_blk *b);
 /* Node nid read from its NAT address into a new, uncached, clean block
  * (key, kind, owner set), its footer not checked; ino, when not 0, must
  * be its owner in the NAT. */

@@ -29,7 +29,7 @@ int eng_nat_get(struct f2_engine *w, uint32_t nid, struct eng_nat **out)
 
 int eng_nat_get_any(struct f2_engine *w, uint32_t nid, struct eng_nat **out)
 {
-	struct eng_nat *e = eng_map_get(&w->nat, nid);
+	struct eng_nat *e = f2_pmap_get(&w->nat, nid);
 	struct f2_nat_info ni;
 	int err;
 
@@ -51,7 +51,7 @@ int eng_nat_get_any(struct f2_engine *w, uint32_t nid, struct eng_nat **out)
 	e->blkaddr = ni.blkaddr;
 	e->version = ni.version;
 	e->in_journal = (uint8_t)ni.in_journal;
-	err = eng_map_put(&w->nat, nid, e);
+	err = f2_pmap_put(&w->nat, nid, e);
 	if (err) {
 		free(e);
 		return err;
@@ -63,7 +63,7 @@ int eng_nat_get_any(struct f2_engine *w, uint32_t nid, struct eng_nat **out)
 /* Is nid free (never touched by us, or untouched since our open)? */
 static int nid_free(struct f2_engine *w, uint32_t nid, int *err)
 {
-	struct eng_nat *e = eng_map_get(&w->nat, nid);
+	struct eng_nat *e = f2_pmap_get(&w->nat, nid);
 	struct f2_nat_info ni;
 
 	*err = 0;
@@ -118,9 +118,9 @@ void eng_nid_free(struct f2_engine *w, struct eng_nat *e)
 	e->dirty = 1;
 }
 
-int eng_cache_put(struct f2_engine *w, struct eng_map *m, struct eng_blk *b)
+int eng_cache_put(struct f2_engine *w, struct f2_map *m, struct eng_blk *b)
 {
-	int err = eng_map_put(m, b->key, b);
+	int err = f2_pmap_put(m, b->key, b);
 
 	if (err) {
 		free(b);
@@ -162,7 +162,7 @@ int eng_node_read(struct f2_engine *w, uint32_t nid, uint32_t ino, struct eng_bl
 
 int eng_node_get(struct f2_engine *w, uint32_t nid, uint32_t ino, struct eng_blk **out)
 {
-	struct eng_blk *b = eng_map_get(&w->nodes, nid);
+	struct eng_blk *b = f2_pmap_get(&w->nodes, nid);
 	struct f2_node *n;
 	uint32_t ofs;
 	int err;
@@ -240,7 +240,7 @@ int eng_node_free(struct f2_engine *w, uint32_t nid)
 	if (err)
 		return err;
 	eng_nid_free(w, e);
-	b = eng_map_del(&w->nodes, nid);
+	b = f2_pmap_del(&w->nodes, nid);
 	if (b) {
 		free(b);
 		w->cached--;
@@ -297,9 +297,9 @@ static int cmp_blk(const void *a, const void *b)
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
-static struct eng_blk **dirty_list(struct eng_map *m, size_t *n)
+static struct eng_blk **dirty_list(struct f2_map *m, size_t *n)
 {
-	struct eng_blk **v = (struct eng_blk **)eng_map_values(m);
+	struct eng_blk **v = (struct eng_blk **)f2_pmap_values(m);
 	size_t k = 0;
 
 	if (!v)
@@ -378,16 +378,16 @@ out:
 	return err;
 }
 
-static void evict_clean(struct f2_engine *w, struct eng_map *m)
+static void evict_clean(struct f2_engine *w, struct f2_map *m)
 {
-	struct eng_blk **v = (struct eng_blk **)eng_map_values(m);
+	struct eng_blk **v = (struct eng_blk **)f2_pmap_values(m);
 	size_t n = m->n;
 
 	if (!v)
 		return;
 	for (size_t i = 0; i < n; i++)
 		if (!v[i]->dirty) {
-			eng_map_del(m, v[i]->key);
+			f2_pmap_del(m, v[i]->key);
 			free(v[i]);
 			w->cached--;
 		}

@@ -31,7 +31,7 @@ int eng_rf_hold_nid(struct f2_engine *w, uint32_t nid)
 
 void eng_rf_release_nid(struct f2_engine *w, uint32_t nid)
 {
-	struct eng_nat *e = eng_map_get(&w->nat, nid);
+	struct eng_nat *e = f2_pmap_get(&w->nat, nid);
 
 	if (e && e->blkaddr == F2_NULL_ADDR && !e->ino)
 		e->dirty = 0;

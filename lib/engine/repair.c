@@ -83,7 +83,7 @@ int f2_engine_repair_nat(struct f2_engine *w, uint32_t nid, uint32_t ino, uint32
 	if (err)
 		return err;
 	if (blkaddr == F2_NULL_ADDR) {
-		struct eng_blk *b = eng_map_del(&w->nodes, nid);
+		struct eng_blk *b = f2_pmap_del(&w->nodes, nid);
 
 		if (b) {
 			free(b);
@@ -169,7 +169,7 @@ int f2_engine_repair_curseg_move(struct f2_engine *w, int t)
 int f2_engine_repair_node(struct f2_engine *w, uint32_t nid, uint32_t ino, uint32_t ofs,
 		       struct f2_node **out)
 {
-	struct eng_blk *b = eng_map_get(&w->nodes, nid);
+	struct eng_blk *b = f2_pmap_get(&w->nodes, nid);
 	struct f2_node *n;
 	uint32_t flag;
 	int err;

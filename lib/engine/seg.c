@@ -38,7 +38,7 @@ static int is_curseg(const struct f2_engine *w, uint32_t segno)
 
 int eng_sit_entry(struct f2_engine *w, uint32_t segno, struct eng_sit **out)
 {
-	struct eng_sit *e = eng_map_get(&w->sit, segno);
+	struct eng_sit *e = f2_pmap_get(&w->sit, segno);
 	struct f2_sit_info si;
 	int err;
 
@@ -60,7 +60,7 @@ int eng_sit_entry(struct f2_engine *w, uint32_t segno, struct eng_sit **out)
 	e->in_journal = (uint8_t)si.in_journal;
 	memcpy(e->map, si.valid_map, sizeof(e->map));
 	e->mtime = si.mtime;
-	err = eng_map_put(&w->sit, segno, e);
+	err = f2_pmap_put(&w->sit, segno, e);
 	if (err) {
 		free(e);
 		return err;
@@ -308,10 +308,13 @@ int eng_invalidate(struct f2_engine *w, uint32_t blkaddr)
 
 void eng_release_prefree(struct f2_engine *w)
 {
-	for (size_t i = 0; i < w->sit.cap; i++) {
-		struct eng_sit *e = w->sit.vals[i];
+	size_t pos = 0;
+	struct eng_sit **v;
 
-		if (e && !e->vblocks && !is_curseg(w, e->segno) && !is_free(w, e->segno)) {
+	while ((v = f2_map_next(&w->sit, &pos, NULL))) {
+		struct eng_sit *e = *v;
+
+		if (!e->vblocks && !is_curseg(w, e->segno) && !is_free(w, e->segno)) {
 			f2_set_bit_lsb(w->freemap, e->segno);
 			w->free_segs++;
 		}

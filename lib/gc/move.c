@@ -29,6 +29,19 @@ static void mark_dirty(struct eng_blk *b, struct f2_gc_move_stats *st)
 	b->dirty = 1;
 }
 
+/* The NAT entry of a summary's nid in *ne, or NULL (the block skipped)
+ * when the nid is out of range. */
+static int summary_nat(struct f2_engine *w, uint32_t nid, struct eng_nat **ne,
+		       struct f2_gc_move_stats *st)
+{
+	*ne = NULL;
+	if (!nid || nid >= w->fs->max_nid) {
+		st->skipped++;
+		return 0;
+	}
+	return eng_nat_get(w, nid, ne);
+}
+
 static int move_node(struct f2_engine *w, uint32_t blkaddr, const struct f2_summary *e,
 		     struct f2_gc_move_stats *st)
 {
@@ -37,12 +50,8 @@ static int move_node(struct f2_engine *w, uint32_t blkaddr, const struct f2_summ
 	struct eng_blk *b;
 	int err;
 
-	if (!nid || nid >= w->fs->max_nid) {
-		st->skipped++;
-		return 0;
-	}
-	err = eng_nat_get(w, nid, &ne);
-	if (err)
+	err = summary_nat(w, nid, &ne, st);
+	if (err || !ne)
 		return err;
 	if (ne->blkaddr != blkaddr) {	/* an older copy of the node */
 		st->skipped++;
@@ -92,12 +101,8 @@ static int move_data(struct f2_engine *w, uint32_t blkaddr, const struct f2_summ
 	le32 *slot;
 	int err;
 
-	if (!nid || nid >= w->fs->max_nid) {
-		st->skipped++;
-		return 0;
-	}
-	err = eng_nat_get(w, nid, &ne);
-	if (err)
+	err = summary_nat(w, nid, &ne, st);
+	if (err || !ne)
 		return err;
 	if (ne->version != e->version || !ne->blkaddr) {
 		st->skipped++;

@@ -106,19 +106,25 @@ static int check_data(struct f2_fs *fs, uint64_t blkaddr, struct f2_gc_cache *c,
 	return 0;
 }
 
+/* A read-path failure r on b's node: a verdict on the node marks it bad,
+ * with the reason; any other error is returned. */
+static int node_failed(const struct f2_fs *fs, struct f2_gc_block *b, int r)
+{
+	if (!is_verdict(r))
+		return r;
+	b->owner = F2_GC_BAD;
+	snprintf(b->why, sizeof(b->why), "nid %u: %s", b->nid, fs->why);
+	return 0;
+}
+
 static int check_node(struct f2_fs *fs, uint64_t blkaddr, struct f2_gc_cache *c,
 		      struct f2_gc_block *b)
 {
 	struct f2_nat_info ni;
 	int r = f2_nat_lookup(fs, b->nid, &ni);
 
-	if (r) {
-		if (!is_verdict(r))
-			return r;
-		b->owner = F2_GC_BAD;
-		snprintf(b->why, sizeof(b->why), "nid %u: %s", b->nid, fs->why);
-		return 0;
-	}
+	if (r)
+		return node_failed(fs, b, r);
 	b->ino = ni.ino;
 	if (ni.blkaddr != blkaddr) {
 		b->owner = F2_GC_STALE;
@@ -130,13 +136,8 @@ static int check_node(struct f2_fs *fs, uint64_t blkaddr, struct f2_gc_cache *c,
 	if (r)
 		return r;
 	r = f2_node_verify(fs, &c->node, b->nid, ni.ino);
-	if (r) {
-		if (!is_verdict(r))
-			return r;
-		b->owner = F2_GC_BAD;
-		snprintf(b->why, sizeof(b->why), "nid %u: %s", b->nid, fs->why);
-		return 0;
-	}
+	if (r)
+		return node_failed(fs, b, r);
 	b->owner = F2_GC_ALIVE;
 	return 0;
 }

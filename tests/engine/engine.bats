@@ -86,12 +86,6 @@ engine_round() {
 	"$TE" check "$t"
 }
 
-@test "engine: hash map against a model (puts, replacement, growth, deletion)" {
-	run "$F2_BUILD/tests/unit/test_engine_map"
-	echo "$output"
-	[ "$status" -eq 0 ]
-}
-
 @test "engine: an orphan is kept by a checkpoint and a reopen, then removed" {
 	local img=$BATS_TEST_TMPDIR/o.img
 	make_image "$img" 256M

@@ -9,6 +9,7 @@ load ../lib/common
 @test "features: table, parsing, dependencies" { run "$F2_BUILD/tests/unit/test_features"; echo "$output"; [ "$status" -eq 0 ]; }
 @test "fields: every table row matches format.h, names unique, lookup" { run "$F2_BUILD/tests/unit/test_fields"; echo "$output"; [ "$status" -eq 0 ]; }
 @test "geometry: reference values, invariants, errors" { run "$F2_BUILD/tests/unit/test_geometry"; echo "$output"; [ "$status" -eq 0 ]; }
+@test "map: model of puts/gets/removals, growth, inline records, keys 0 and UINT64_MAX, iteration" { run "$F2_BUILD/tests/unit/test_map"; echo "$output"; [ "$status" -eq 0 ]; }
 
 @test "hash: lost+found hash equals the one f2fs-tools stores" {
 	require_prog "$REF_MKFS"

@@ -42,6 +42,8 @@ static void test_sbitmap(void)
 static void test_inomap(void)
 {
 	struct inomap m;
+	struct ino_rec *rec;
+	uint32_t key, visits = 0;
 	int created;
 
 	CHECK_EQ(inomap_init(&m), 0);
@@ -55,12 +57,17 @@ static void test_inomap(void)
 	for (uint32_t ino = 3; ino < 100003; ino += 7) {
 		struct ino_rec *r = inomap_find(&m, ino);
 
-		CHECK(r && r->ino == ino && r->found == (ino ^ 0x55));
+		CHECK(r && r->found == (ino ^ 0x55));
 		CHECK(inomap_get(&m, ino, &created) == r && !created);
 	}
+	for (size_t pos = 0; (rec = inomap_next(&m, &pos, &key));) {
+		CHECK(key % 7 == 3 && rec->found == (key ^ 0x55));
+		visits++;
+	}
+	CHECK_EQ(visits, m.map.n);
 	CHECK(inomap_find(&m, 4) == NULL);
 	CHECK(inomap_get(&m, 0, NULL) == NULL);
-	CHECK_EQ(m.n, (100003 - 3 + 6) / 7);
+	CHECK_EQ(m.map.n, (100003 - 3 + 6) / 7);
 	inomap_free(&m);
 }
 
