@@ -501,6 +501,128 @@ static int root_damaged(struct fsck_ctx *ctx, struct walk *w, const struct work 
 	return rep_add(ctx, PR_ROOT_BAD, RA_ROOT_NEW, wk->ino, 0, 0, 0);
 }
 
+/*
+ * The inode's own fields that need no walk: checksum, name length,
+ * directory depth; seeds the extent check from i_ext.  Returns whether
+ * the depth is to be repaired (after the walk, which finds the levels).
+ */
+static int check_inode_fields(struct fsck_ctx *ctx, struct walk *w, const struct work *wk)
+{
+	const struct f2_inode_ref *ir = w->ir;
+	const struct f2_inode *in = &ir->node.i;
+	uint32_t namelen;
+	int fix_depth = 0;
+
+	if (ir->csum_ok == 0 &&
+	    fix_problem(ctx, PR_INODE_CSUM, "ino %u: inode checksum 0x%08x does not match",
+			wk->ino, f2_le32(in->i_inode_checksum)))
+		rep_add(ctx, PR_INODE_CSUM, RA_NODE_REWRITE, wk->ino, wk->ino, 0, 0);
+	namelen = f2_le32(in->i_namelen);
+	if (namelen > F2_NAME_LEN &&
+	    fix_problem(ctx, PR_INODE_NAMELEN, "ino %u: i_namelen %u > %u", wk->ino, namelen,
+			F2_NAME_LEN))
+		rep_add(ctx, PR_INODE_NAMELEN, RA_INODE_NAMELEN, wk->ino, 0, 0, 0);
+	if (w->is_dir && f2_le32(in->i_current_depth) > F2_MAX_DIR_HASH_DEPTH)
+		fix_depth = fix_problem(ctx, PR_INODE_DEPTH, "ino %u: i_current_depth %u > %u",
+					wk->ino, f2_le32(in->i_current_depth),
+					F2_MAX_DIR_HASH_DEPTH);
+	w->hash_ok = !(f2_le32(in->i_flags) & F2_CASEFOLD_FL);
+	/* the driver keeps an extent cache for regular files only (not
+	 * compressed ones), seeded from i_ext */
+	w->ext_len = w->ext_hits = 0;
+	if (S_ISREG(ir->mode) && !ir->cluster_blocks && !(in->i_inline & F2_INLINE_DATA)) {
+		w->ext_fofs = f2_le32(in->i_ext.fofs);
+		w->ext_blk = f2_le32(in->i_ext.blk);
+		w->ext_len = f2_le32(in->i_ext.len);
+	}
+	return fix_depth;
+}
+
+/* Everything the inode points to: inline entries, data and node blocks,
+ * its xattr node. */
+static int walk_inode_pointers(struct fsck_ctx *ctx, struct walk *w, const struct work *wk)
+{
+	const struct f2_inode_ref *ir = w->ir;
+	const struct f2_inode *in = &ir->node.i;
+	uint32_t xnid;
+	int err = 0, is_inline;
+
+	is_inline = !!(in->i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY));
+	if (!S_ISREG(ir->mode) && !S_ISDIR(ir->mode) && !S_ISLNK(ir->mode)) {
+		/* devices, fifos, sockets: i_addr holds the device number */
+	} else if (is_inline) {
+		int fix = -1;
+
+		for (int i = 0; i < F2_NIDS_PER_INODE; i++) {
+			if (!in->i_nid[i])
+				continue;
+			if (fix < 0)
+				fix = fix_problem(ctx, PR_INODE_INLINE,
+						  "ino %u: inline %s with i_nid[%d] = %u", wk->ino,
+						  w->is_dir ? "dentries" : "data", i,
+						  f2_le32(in->i_nid[i]));
+			if (fix)	/* one finding, every pointer cleared */
+				rep_add(ctx, fix == 1 ? PR_INODE_INLINE : 0, RA_NODE_WORD, wk->ino,
+					wk->ino, W_INID(i), 0);
+			if (fix)
+				fix = 2;
+		}
+		if (in->i_inline & F2_INLINE_DENTRY)
+			dir_check_inline(w);
+	} else {
+		err = walk_addrs(w, (const uint8_t *)&ir->node + offsetof(struct f2_inode, i_addr) +
+				 4 * ir->extra_words, ir->addrs, wk->ino, 0,
+				 W_IADDR + ir->extra_words);
+		for (unsigned i = 0; !err && i < F2_NIDS_PER_INODE; i++) {
+			uint32_t c = f2_le32(in->i_nid[i]), ofs = f2_node_top_ofs(i);
+			struct ptr p = { wk->ino, 0, W_INID(i) };
+
+			if (!c)
+				continue;
+			if (f2_node_is_dnode(ofs))
+				err = walk_direct(w, c, ofs, "direct", &p);
+			else
+				err = walk_indirect(w, c, ofs, ofs == F2_NODE_OFS_DIND ? 2 : 1, &p);
+			w->nofs = 0;
+		}
+		if (err)
+			return err;
+	}
+	xnid = f2_le32(in->i_xattr_nid);
+	return xnid ? walk_xattr(w, xnid) : 0;
+}
+
+/* A directory's "." and ".." entries, and its count in its parent. */
+static void check_dir_dots(struct fsck_ctx *ctx, const struct walk *w, const struct work *wk,
+			   const struct ino_rec *r)
+{
+	/* a reconnected directory's ".." is set when lost+found exists */
+	int recon = wk->special == 2, want = recon ? (int)ctx->lf_ino : (int)wk->parent;
+
+	if (!w->have_dot &&
+	    fix_problem(ctx, PR_DENT_DOT, "dir ino %u: no \".\" entry", wk->ino))
+		rep_add(ctx, PR_DENT_DOT, RA_DENT_DOT, wk->ino, 0, 0, 0);
+	if (recon) {
+		if (want && (!w->have_dotdot || w->dotdot != (uint32_t)want))
+			rep_add(ctx, 0, RA_DENT_DOTDOT, wk->ino, (uint32_t)want, 0, 0);
+	} else if (!w->have_dotdot) {
+		if (fix_problem(ctx, PR_DENT_DOTDOT, "dir ino %u: no \"..\" entry", wk->ino))
+			rep_add(ctx, PR_DENT_DOTDOT, RA_DENT_DOTDOT, wk->ino, wk->parent, 0,
+				0);
+	} else if (!(r->flags & INO_ORPHAN) && w->dotdot != wk->parent &&
+		   fix_problem(ctx, PR_DENT_DOTDOT,
+			       "dir ino %u: \"..\" is ino %u, parent is %u", wk->ino,
+			       w->dotdot, wk->parent)) {
+		rep_add(ctx, PR_DENT_DOTDOT, RA_DENT_DOTDOT, wk->ino, wk->parent, 0, 0);
+	}
+	if (wk->special != 1) {
+		struct ino_rec *p = inomap_find(&ctx->inodes, wk->parent);
+
+		if (p && p->subdirs < INO_SUBDIRS_MAX)
+			p->subdirs++;
+	}
+}
+
 /* Walk one inode taken from the work list. */
 static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *wk)
 {
@@ -511,8 +633,7 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 	static const struct ptr noptr = { 0, 0, NO_PTR };
 	uint64_t iblocks;
 	int fix_depth = 0;
-	uint32_t xnid, namelen;
-	int err, is_inline, is_root = wk->special == 1 && wk->ino == f2_le32(fs->sb.root_ino);
+	int err, is_root = wk->special == 1 && wk->ino == f2_le32(fs->sb.root_ino);
 	uint64_t nodes_before = ctx->nodes_found;
 
 	if (!r)
@@ -585,77 +706,12 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 			       wk->ftype, wk->ino, r->ftype)) {
 		rep_add(ctx, PR_DENT_FTYPE, RA_DENT_FTYPE, wk->parent, wk->ino, r->ftype, 0);
 	}
-	if (ir->csum_ok == 0 &&
-	    fix_problem(ctx, PR_INODE_CSUM, "ino %u: inode checksum 0x%08x does not match",
-			wk->ino, f2_le32(in->i_inode_checksum)))
-		rep_add(ctx, PR_INODE_CSUM, RA_NODE_REWRITE, wk->ino, wk->ino, 0, 0);
-	namelen = f2_le32(in->i_namelen);
-	if (namelen > F2_NAME_LEN &&
-	    fix_problem(ctx, PR_INODE_NAMELEN, "ino %u: i_namelen %u > %u", wk->ino, namelen,
-			F2_NAME_LEN))
-		rep_add(ctx, PR_INODE_NAMELEN, RA_INODE_NAMELEN, wk->ino, 0, 0, 0);
-	if (w->is_dir && f2_le32(in->i_current_depth) > F2_MAX_DIR_HASH_DEPTH)
-		fix_depth = fix_problem(ctx, PR_INODE_DEPTH, "ino %u: i_current_depth %u > %u",
-					wk->ino, f2_le32(in->i_current_depth),
-					F2_MAX_DIR_HASH_DEPTH);
-	w->hash_ok = !(f2_le32(in->i_flags) & F2_CASEFOLD_FL);
-	/* the driver keeps an extent cache for regular files only (not
-	 * compressed ones), seeded from i_ext */
-	w->ext_len = w->ext_hits = 0;
-	if (S_ISREG(ir->mode) && !ir->cluster_blocks && !(in->i_inline & F2_INLINE_DATA)) {
-		w->ext_fofs = f2_le32(in->i_ext.fofs);
-		w->ext_blk = f2_le32(in->i_ext.blk);
-		w->ext_len = f2_le32(in->i_ext.len);
-	}
+	fix_depth = check_inode_fields(ctx, w, wk);
 	w->adb = ir->cluster_blocks ? F2_ADDRS_PER_BLOCK & ~(ir->cluster_blocks - 1)
 				    : F2_ADDRS_PER_BLOCK;
-	is_inline = !!(in->i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY));
-	if (!S_ISREG(ir->mode) && !S_ISDIR(ir->mode) && !S_ISLNK(ir->mode)) {
-		/* devices, fifos, sockets: i_addr holds the device number */
-	} else if (is_inline) {
-		int fix = -1;
-
-		for (int i = 0; i < F2_NIDS_PER_INODE; i++) {
-			if (!in->i_nid[i])
-				continue;
-			if (fix < 0)
-				fix = fix_problem(ctx, PR_INODE_INLINE,
-						  "ino %u: inline %s with i_nid[%d] = %u", wk->ino,
-						  w->is_dir ? "dentries" : "data", i,
-						  f2_le32(in->i_nid[i]));
-			if (fix)	/* one finding, every pointer cleared */
-				rep_add(ctx, fix == 1 ? PR_INODE_INLINE : 0, RA_NODE_WORD, wk->ino,
-					wk->ino, W_INID(i), 0);
-			if (fix)
-				fix = 2;
-		}
-		if (in->i_inline & F2_INLINE_DENTRY)
-			dir_check_inline(w);
-	} else {
-		err = walk_addrs(w, (const uint8_t *)&ir->node + offsetof(struct f2_inode, i_addr) +
-				 4 * ir->extra_words, ir->addrs, wk->ino, 0,
-				 W_IADDR + ir->extra_words);
-		for (unsigned i = 0; !err && i < F2_NIDS_PER_INODE; i++) {
-			uint32_t c = f2_le32(in->i_nid[i]), ofs = f2_node_top_ofs(i);
-			struct ptr p = { wk->ino, 0, W_INID(i) };
-
-			if (!c)
-				continue;
-			if (f2_node_is_dnode(ofs))
-				err = walk_direct(w, c, ofs, "direct", &p);
-			else
-				err = walk_indirect(w, c, ofs, ofs == F2_NODE_OFS_DIND ? 2 : 1, &p);
-			w->nofs = 0;
-		}
-		if (err)
-			return err;
-	}
-	xnid = f2_le32(in->i_xattr_nid);
-	if (xnid) {
-		err = walk_xattr(w, xnid);
-		if (err)
-			return err;
-	}
+	err = walk_inode_pointers(ctx, w, wk);
+	if (err)
+		return err;
 	/* the walk added the children to ctx->inodes, which may have moved */
 	r = inomap_find(&ctx->inodes, wk->ino);
 	if (!r)
@@ -675,33 +731,8 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 			"ino %u: i_ext (file block %u, block address %u, %u blocks): the tree maps %u of them there",
 			wk->ino, w->ext_fofs, w->ext_blk, w->ext_len, w->ext_hits))
 		rep_add(ctx, PR_INODE_EXT, RA_INODE_EXT, wk->ino, 0, 0, 0);
-	if (w->is_dir) {
-		/* a reconnected directory's ".." is set when lost+found exists */
-		int recon = wk->special == 2, want = recon ? (int)ctx->lf_ino : (int)wk->parent;
-
-		if (!w->have_dot &&
-		    fix_problem(ctx, PR_DENT_DOT, "dir ino %u: no \".\" entry", wk->ino))
-			rep_add(ctx, PR_DENT_DOT, RA_DENT_DOT, wk->ino, 0, 0, 0);
-		if (recon) {
-			if (want && (!w->have_dotdot || w->dotdot != (uint32_t)want))
-				rep_add(ctx, 0, RA_DENT_DOTDOT, wk->ino, (uint32_t)want, 0, 0);
-		} else if (!w->have_dotdot) {
-			if (fix_problem(ctx, PR_DENT_DOTDOT, "dir ino %u: no \"..\" entry", wk->ino))
-				rep_add(ctx, PR_DENT_DOTDOT, RA_DENT_DOTDOT, wk->ino, wk->parent, 0,
-					0);
-		} else if (!(r->flags & INO_ORPHAN) && w->dotdot != wk->parent &&
-			   fix_problem(ctx, PR_DENT_DOTDOT,
-				       "dir ino %u: \"..\" is ino %u, parent is %u", wk->ino,
-				       w->dotdot, wk->parent)) {
-			rep_add(ctx, PR_DENT_DOTDOT, RA_DENT_DOTDOT, wk->ino, wk->parent, 0, 0);
-		}
-		if (wk->special != 1) {
-			struct ino_rec *p = inomap_find(&ctx->inodes, wk->parent);
-
-			if (p && p->subdirs < INO_SUBDIRS_MAX)
-				p->subdirs++;
-		}
-	}
+	if (w->is_dir)
+		check_dir_dots(ctx, w, wk, r);
 	return 0;
 }
 

@@ -68,6 +68,205 @@ static int add_features(struct mkfs_cmd *c, const char *list)
 	return 0;
 }
 
+/* -C utf8[:strict]: the casefolding encoding (sets the casefold feature). */
+static int parse_encoding(struct mkfs_cmd *c, const char *arg)
+{
+	const char *flags = strchr(arg, ':');
+	size_t n = flags ? (size_t)(flags - arg) : strlen(arg);
+
+	if (n != 4 || strncmp(arg, "utf8", 4)) {
+		fprintf(stderr, "mkfs.f2fs: unknown encoding '%s' (only utf8)\n", arg);
+		return -1;
+	}
+	c->fs.sb.encoding = F2_ENC_UTF8_12_1;
+	if (flags) {
+		if (strcmp(flags + 1, "strict")) {
+			fprintf(stderr, "mkfs.f2fs: unknown encoding flag '%s'\n", flags + 1);
+			return -1;
+		}
+		c->fs.sb.encoding_flags = F2_ENC_STRICT_MODE_FL;
+	}
+	c->fs.sb.features |= F2_FEAT_CASEFOLD;
+	return 0;
+}
+
+/* --uid-map / --gid-map HOST:FS[:COUNT]. */
+static int add_idmap(struct mkfs_cmd *c, int is_uid, const char *arg)
+{
+	struct pop_idmap *m = is_uid ? c->pop.uid : c->pop.gid;
+	uint32_t *n = is_uid ? &c->pop.nuid : &c->pop.ngid;
+
+	if (*n >= POP_MAX_MAPS || pop_parse_idmap(arg, &m[*n])) {
+		fprintf(stderr, "mkfs.f2fs: invalid id map '%s' (HOST:FS[:COUNT], "
+			"at most %d)\n", arg, POP_MAX_MAPS);
+		return -1;
+	}
+	(*n)++;
+	return 0;
+}
+
+/* What mkfs does without options. */
+static void set_defaults(struct mkfs_cmd *c)
+{
+	struct f2_geom_params *g = &c->fs.geom;
+
+	memset(c, 0, sizeof(*c));
+	g->segs_per_sec = 1;
+	g->secs_per_zone = 1;
+	g->ndevs = 1;
+	c->fs.discard = 1;
+	c->fixed_time = -1;
+	c->fs.root_uid = (uint32_t)getuid();
+	c->fs.root_gid = (uint32_t)getgid();
+	c->ndevs = 1;
+	c->pop.fixed_time = -1;
+	c->pop.progress = -1;
+	c->pop.mount_point = "/";
+}
+
+/* One option: 0 to go on, 1 to exit successfully (-h, -V), -1 on error. */
+static int parse_option(struct mkfs_cmd *c, int ch, const char *arg)
+{
+	struct f2_geom_params *g = &c->fs.geom;
+	uint32_t v;
+
+	switch (ch) {
+	case 'a':
+		if (sup_opt_u32("mkfs.f2fs", arg, "heap flag", 0, &v))
+			return -1;
+		g->heap = v != 0;
+		break;
+	case 'c':
+		if (c->ndevs >= F2_MAX_DEVICES) {
+			fprintf(stderr, "mkfs.f2fs: at most %d devices\n", F2_MAX_DEVICES);
+			return -1;
+		}
+		c->devices[c->ndevs++] = arg;
+		break;
+	case 'C':
+		return parse_encoding(c, arg);
+	case 'd':
+		if (sup_opt_u32("mkfs.f2fs", arg, "debug level", 0, &v))
+			return -1;
+		c->debug = (int)v;
+		break;
+	case 'e':
+		c->fs.sb.cold_ext = arg;
+		break;
+	case 'E':
+		c->fs.sb.hot_ext = arg;
+		break;
+	case 'f':
+		c->force = 1;
+		break;
+	case 'g':
+		if (strcmp(arg, "android")) {
+			fprintf(stderr, "mkfs.f2fs: unknown default set '%s'\n", arg);
+			return -1;
+		}
+		c->wanted_sector_size = 4096;
+		c->fs.root_uid = c->fs.root_gid = 0;
+		c->force = 1;
+		c->fs.sb.features |= F2_FEAT_ENCRYPT | F2_FEAT_PRJQUOTA |
+			F2_FEAT_EXTRA_ATTR | F2_FEAT_QUOTA_INO | F2_FEAT_VERITY;
+		break;
+	case 'h':
+		mkfs_usage(stdout);
+		return 1;
+	case 'i':
+		g->large_nat_bitmap = 1;
+		break;
+	case 'l':
+		if (strlen(arg) > 512) {
+			fprintf(stderr, "mkfs.f2fs: volume label longer than 512 characters\n");
+			return -1;
+		}
+		c->fs.sb.label = arg;
+		break;
+	case 'm':
+		g->zoned = 1;
+		break;
+	case 'o': {
+		char *end;
+
+		g->overprovision = strtod(arg, &end);
+		if (end == arg || *end || g->overprovision < 0 ||
+		    g->overprovision >= 100) {
+			fprintf(stderr, "mkfs.f2fs: invalid overprovision ratio '%s'\n", arg);
+			return -1;
+		}
+		break;
+	}
+	case 'O':
+		if (add_features(c, arg))
+			return -1;
+		break;
+	case 'q':
+		c->quiet = 1;
+		break;
+	case 'r':
+		c->zero_seed = 1;
+		break;
+	case 'R':
+		if (sscanf(arg, "%u:%u", &c->fs.root_uid, &c->fs.root_gid) != 2) {
+			fprintf(stderr, "mkfs.f2fs: -R wants uid:gid, not '%s'\n", arg);
+			return -1;
+		}
+		break;
+	case 's':
+		if (sup_opt_u32("mkfs.f2fs", arg, "segments per section", 1,
+				&g->segs_per_sec))
+			return -1;
+		break;
+	case 'S':
+		break;
+	case 't':
+		if (sup_opt_u32("mkfs.f2fs", arg, "discard flag", 0, &v))
+			return -1;
+		c->fs.discard = v != 0;
+		break;
+	case 'T': {
+		char *end;
+
+		c->fixed_time = strtoll(arg, &end, 0);
+		if (end == arg || *end || c->fixed_time < -1) {
+			fprintf(stderr, "mkfs.f2fs: invalid timestamp '%s'\n", arg);
+			return -1;
+		}
+		break;
+	}
+	case 'U':
+		c->uuid_text = arg;
+		break;
+	case 'V':
+		printf("mkfs.f2fs (f2fs-progs) %s\n", F2_VERSION_STRING);
+		return 1;
+	case 'w':
+		if (sup_opt_u32("mkfs.f2fs", arg, "sector size", 512,
+				&c->wanted_sector_size))
+			return -1;
+		break;
+	case 'z':
+		if (sup_opt_u32("mkfs.f2fs", arg, "sections per zone", 1,
+				&g->secs_per_zone))
+			return -1;
+		break;
+	case 256: c->pop.root = arg; break;
+	case 257: c->populate_only = 1; break;
+	case 258:
+	case 259:
+		return add_idmap(c, ch == 258, arg);
+	case 260: c->pop.file_contexts = arg; break;
+	case 261: c->pop.mount_point = arg; break;
+	case 262: c->pop.progress = 1; break;
+	case 263: c->pop.progress = 0; break;
+	default:
+		mkfs_usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
 int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 {
 	static const struct option longopts[] = {
@@ -83,186 +282,14 @@ int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 		{ "no-progress", no_argument, NULL, 263 },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct f2_geom_params *g = &c->fs.geom;
-	uint32_t v;
-	int ch;
+	int ch, r;
 
-	memset(c, 0, sizeof(*c));
-	g->segs_per_sec = 1;
-	g->secs_per_zone = 1;
-	g->ndevs = 1;
-	c->fs.discard = 1;
-	c->fixed_time = -1;
-	c->fs.root_uid = (uint32_t)getuid();
-	c->fs.root_gid = (uint32_t)getgid();
-	c->ndevs = 1;
-	c->pop.fixed_time = -1;
-	c->pop.progress = -1;
-	c->pop.mount_point = "/";
-
+	set_defaults(c);
 	while ((ch = getopt_long(argc, argv, "a:c:C:d:e:E:fg:hil:mo:O:qrR:s:St:T:U:Vw:z:",
 				 longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'a':
-			if (sup_opt_u32("mkfs.f2fs", optarg, "heap flag", 0, &v))
-				return -1;
-			g->heap = v != 0;
-			break;
-		case 'c':
-			if (c->ndevs >= F2_MAX_DEVICES) {
-				fprintf(stderr, "mkfs.f2fs: at most %d devices\n", F2_MAX_DEVICES);
-				return -1;
-			}
-			c->devices[c->ndevs++] = optarg;
-			break;
-		case 'C': {
-			const char *flags = strchr(optarg, ':');
-			size_t n = flags ? (size_t)(flags - optarg) : strlen(optarg);
-
-			if (n != 4 || strncmp(optarg, "utf8", 4)) {
-				fprintf(stderr, "mkfs.f2fs: unknown encoding '%s' (only utf8)\n", optarg);
-				return -1;
-			}
-			c->fs.sb.encoding = F2_ENC_UTF8_12_1;
-			if (flags) {
-				if (strcmp(flags + 1, "strict")) {
-					fprintf(stderr, "mkfs.f2fs: unknown encoding flag '%s'\n", flags + 1);
-					return -1;
-				}
-				c->fs.sb.encoding_flags = F2_ENC_STRICT_MODE_FL;
-			}
-			c->fs.sb.features |= F2_FEAT_CASEFOLD;
-			break;
-		}
-		case 'd':
-			if (sup_opt_u32("mkfs.f2fs", optarg, "debug level", 0, &v))
-				return -1;
-			c->debug = (int)v;
-			break;
-		case 'e':
-			c->fs.sb.cold_ext = optarg;
-			break;
-		case 'E':
-			c->fs.sb.hot_ext = optarg;
-			break;
-		case 'f':
-			c->force = 1;
-			break;
-		case 'g':
-			if (strcmp(optarg, "android")) {
-				fprintf(stderr, "mkfs.f2fs: unknown default set '%s'\n", optarg);
-				return -1;
-			}
-			c->wanted_sector_size = 4096;
-			c->fs.root_uid = c->fs.root_gid = 0;
-			c->force = 1;
-			c->fs.sb.features |= F2_FEAT_ENCRYPT | F2_FEAT_PRJQUOTA |
-				F2_FEAT_EXTRA_ATTR | F2_FEAT_QUOTA_INO | F2_FEAT_VERITY;
-			break;
-		case 'h':
-			mkfs_usage(stdout);
-			return 1;
-		case 'i':
-			g->large_nat_bitmap = 1;
-			break;
-		case 'l':
-			if (strlen(optarg) > 512) {
-				fprintf(stderr, "mkfs.f2fs: volume label longer than 512 characters\n");
-				return -1;
-			}
-			c->fs.sb.label = optarg;
-			break;
-		case 'm':
-			g->zoned = 1;
-			break;
-		case 'o': {
-			char *end;
-
-			g->overprovision = strtod(optarg, &end);
-			if (end == optarg || *end || g->overprovision < 0 ||
-			    g->overprovision >= 100) {
-				fprintf(stderr, "mkfs.f2fs: invalid overprovision ratio '%s'\n", optarg);
-				return -1;
-			}
-			break;
-		}
-		case 'O':
-			if (add_features(c, optarg))
-				return -1;
-			break;
-		case 'q':
-			c->quiet = 1;
-			break;
-		case 'r':
-			c->zero_seed = 1;
-			break;
-		case 'R':
-			if (sscanf(optarg, "%u:%u", &c->fs.root_uid, &c->fs.root_gid) != 2) {
-				fprintf(stderr, "mkfs.f2fs: -R wants uid:gid, not '%s'\n", optarg);
-				return -1;
-			}
-			break;
-		case 's':
-			if (sup_opt_u32("mkfs.f2fs", optarg, "segments per section", 1,
-					&g->segs_per_sec))
-				return -1;
-			break;
-		case 'S':
-			break;
-		case 't':
-			if (sup_opt_u32("mkfs.f2fs", optarg, "discard flag", 0, &v))
-				return -1;
-			c->fs.discard = v != 0;
-			break;
-		case 'T': {
-			char *end;
-
-			c->fixed_time = strtoll(optarg, &end, 0);
-			if (end == optarg || *end || c->fixed_time < -1) {
-				fprintf(stderr, "mkfs.f2fs: invalid timestamp '%s'\n", optarg);
-				return -1;
-			}
-			break;
-		}
-		case 'U':
-			c->uuid_text = optarg;
-			break;
-		case 'V':
-			printf("mkfs.f2fs (f2fs-progs) %s\n", F2_VERSION_STRING);
-			return 1;
-		case 'w':
-			if (sup_opt_u32("mkfs.f2fs", optarg, "sector size", 512,
-					&c->wanted_sector_size))
-				return -1;
-			break;
-		case 'z':
-			if (sup_opt_u32("mkfs.f2fs", optarg, "sections per zone", 1,
-					&g->secs_per_zone))
-				return -1;
-			break;
-		case 256: c->pop.root = optarg; break;
-		case 257: c->populate_only = 1; break;
-		case 258:
-		case 259: {
-			struct pop_idmap *m = ch == 258 ? c->pop.uid : c->pop.gid;
-			uint32_t *n = ch == 258 ? &c->pop.nuid : &c->pop.ngid;
-
-			if (*n >= POP_MAX_MAPS || pop_parse_idmap(optarg, &m[*n])) {
-				fprintf(stderr, "mkfs.f2fs: invalid id map '%s' (HOST:FS[:COUNT], "
-					"at most %d)\n", optarg, POP_MAX_MAPS);
-				return -1;
-			}
-			(*n)++;
-			break;
-		}
-		case 260: c->pop.file_contexts = optarg; break;
-		case 261: c->pop.mount_point = optarg; break;
-		case 262: c->pop.progress = 1; break;
-		case 263: c->pop.progress = 0; break;
-		default:
-			mkfs_usage(stderr);
-			return -1;
-		}
+		r = parse_option(c, ch, optarg);
+		if (r)
+			return r;
 	}
 	if (c->populate_only && !c->pop.root) {
 		fprintf(stderr, "mkfs.f2fs: --populate needs --root DIR\n");
