@@ -9,10 +9,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "f2/errors.h"
+#include "f2/node.h"
 #include "internal.h"
 #include "recover.h"
 
-#define ENG_RF_XATTR_OFS	0x1fffffffu	/* node offset of an xattr node */
 
 int eng_rf_hold_nid(struct f2_engine *w, uint32_t nid)
 {
@@ -130,7 +130,7 @@ int eng_rf_xattr_set(struct f2_engine *w, uint32_t ino, const uint8_t *inl, size
 		f2_set_le64(eng_node(inode)->i.i_blocks, f2_le64(eng_node(inode)->i.i_blocks) - 1);
 		inode->dirty = 1;
 	}
-	err = eng_node_new(w, ino, ENG_RF_XATTR_OFS, S_ISDIR(f2_le16(eng_node(inode)->i.i_mode)),
+	err = eng_node_new(w, ino, F2_NODE_OFS_XATTR, S_ISDIR(f2_le16(eng_node(inode)->i.i_mode)),
 			  &xnid, &xb);
 	if (err)
 		return err;

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "f2/errors.h"
+#include "f2/node.h"
 #include "internal.h"
 
-#define XATTR_NODE_OFS	0x1fffffffu	/* node offset of an xattr node */
 #define HDR		sizeof(struct f2_xattr_header)
 
 int f2_xattr_split(const char *full, uint8_t *index, const char **suffix)
@@ -105,7 +105,7 @@ int f2_engine_setxattr(struct f2_engine *w, uint32_t ino, uint8_t index, const c
 	f2_set_le32(((struct f2_xattr_header *)nbuf)->magic, F2_XATTR_MAGIC);
 	f2_set_le32(((struct f2_xattr_header *)nbuf)->refcount, 1);
 	if (out + 4 > inl && !xnid) {
-		err = eng_node_new(w, ino, XATTR_NODE_OFS,
+		err = eng_node_new(w, ino, F2_NODE_OFS_XATTR,
 				  S_ISDIR(f2_le16(eng_node(inode)->i.i_mode)), &xnid, &xb);
 		if (err)
 			goto out;

@@ -12,13 +12,13 @@
 #include "f2/bitmap.h"
 #include "f2/engine.h"
 #include "f2/errors.h"
+#include "f2/node.h"
 #include "f2/file.h"
 #include "f2/recovery.h"
 #include "../engine/internal.h"
 #include "../engine/copy.h"
 #include "../engine/recover.h"
 
-#define F2_RF_XATTR_OFS	0x1fffffffu	/* node offset of an xattr node */
 
 /* ---- keeping the pre-recovery state intact until the commit ------------- */
 
@@ -101,7 +101,7 @@ static int reserve(struct f2_rf *rf, struct f2_engine *w)
 			return eng_fail(w, err, "chain block %u unreadable", rf->chain[i].addr);
 		}
 		err = reserve_seg(w, mark, rf->chain[i].addr);
-		if (rf->chain[i].ofs == F2_RF_XATTR_OFS) {
+		if (rf->chain[i].ofs == F2_NODE_OFS_XATTR) {
 			/* xattr entries, no addresses */
 		} else if (rf->chain[i].ofs == 0) {
 			if (!(n.i.i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY)))
@@ -277,7 +277,7 @@ static int gather(struct f2_rf *rf, struct f2_rf_ino *e, const struct f2_inode_r
 
 		if (b->ino != e->ino)
 			continue;
-		if (b->ofs == F2_RF_XATTR_OFS) {
+		if (b->ofs == F2_NODE_OFS_XATTR) {
 			*xnode_at = (long)i;
 			continue;
 		}
