@@ -5,7 +5,9 @@
  * an image file by inode, as a mount source itself or as the backing file
  * of a loop device (/sys/block/loopN/loop/backing_file) that is mounted.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE		/* secure_getenv */
+#endif
 #include <dirent.h>
 #include <limits.h>
 #include <mntent.h>

@@ -14,6 +14,7 @@
 #   fuzz_mount_sb   mount-helper/fsinfo.c
 #   fuzz_dump       dump.f2fs's sources (dump/Makefile.am), main renamed
 #   fuzz_fsck       fsck.f2fs's sources (fsck/Makefile.am), main renamed
+#   (these two also compile support/, the tools' shared library)
 # A target whose tool does not compile is skipped with a message (its
 # fuzz.bats tests then fail on the missing binary); the engine or the
 # harness not compiling fails the build.  lz4, zstd and lzo2 are linked
@@ -48,20 +49,26 @@ mapfile -t lib_srcs < <(am_sources "$top"/lib/*.am "$top"/lib/*/*.am libf2core_l
 [ ${#lib_srcs[@]} -gt 0 ] || { echo "build.sh: no sources found in lib/*.am, lib/*/*.am" >&2; exit 1; }
 targets=("$fz"/fuzz_*.c)
 
+# support_srcs: the tools' support library (support/), which dump and fsck use
+support_srcs() {
+	am_sources "$top/support/Makefile.am" libf2support_la_SOURCES | sed "s|^|$top/support/|"
+}
 # extra_srcs TARGET: the tool sources compiled into TARGET
 extra_srcs() {
 	case $1 in
 	fuzz_mount_sb) echo "$top/mount-helper/fsinfo.c" ;;
-	fuzz_dump) am_sources "$top/dump/Makefile.am" dump_f2fs_SOURCES | sed "s|^|$top/dump/|" ;;
-	fuzz_fsck) am_sources "$top/fsck/Makefile.am" fsck_f2fs_SOURCES | sed "s|^|$top/fsck/|" ;;
+	fuzz_dump) am_sources "$top/dump/Makefile.am" dump_f2fs_SOURCES | sed "s|^|$top/dump/|"
+		support_srcs ;;
+	fuzz_fsck) am_sources "$top/fsck/Makefile.am" fsck_f2fs_SOURCES | sed "s|^|$top/fsck/|"
+		support_srcs ;;
 	esac
 }
 # extra_flags TARGET: how they are compiled
 extra_flags() {
 	case $1 in
 	fuzz_mount_sb) echo "-I$top/mount-helper" ;;
-	fuzz_dump) echo "-I$top/dump -Dmain=dump_main -DF2_VERSION_STRING=\"fuzz\"" ;;
-	fuzz_fsck) echo "-I$top/fsck -Dmain=fsck_main -DF2_VERSION_STRING=\"fuzz\"" ;;
+	fuzz_dump) echo "-I$top -I$top/dump -Dmain=dump_main -DF2_VERSION_STRING=\"fuzz\"" ;;
+	fuzz_fsck) echo "-I$top -I$top/fsck -Dmain=fsck_main -DF2_VERSION_STRING=\"fuzz\"" ;;
 	esac
 }
 
@@ -73,7 +80,7 @@ if [ -f "$stamp" ] && [ -x "$out/fztool" ]; then
 		[ -x "$out/$(basename "$t" .c)" ] || fresh=0
 	done
 	if [ $fresh = 1 ] && [ -z "$(find "$top/lib" "$fz" "$top/mount-helper" "$top/dump" \
-		"$top/fsck" -newer "$stamp" \( -name '*.c' -o -name '*.h' -o -name '*.def' \
+		"$top/fsck" "$top/support" -newer "$stamp" \( -name '*.c' -o -name '*.h' -o -name '*.def' \
 		-o -name '*.am' -o -name build.sh \) -print -quit)" ]; then
 		exit 0
 	fi
