@@ -14,9 +14,9 @@
 #include "support/mounted.h"
 #include "common.h"
 
-/* Is path mounted, or a block device someone holds open exclusively?
- * where says which. */
-static int device_busy(const char *path, char *where, size_t len)
+/* Is path mounted, or (excl) a block device someone holds open
+ * exclusively?  where says which. */
+static int device_busy(const char *path, int excl, char *where, size_t len)
 {
 	char dir[4096];
 	struct stat st;
@@ -26,7 +26,7 @@ static int device_busy(const char *path, char *where, size_t len)
 		snprintf(where, len, "mounted on %s", dir);
 		return 1;
 	}
-	if (stat(path, &st) || !S_ISBLK(st.st_mode))
+	if (!excl || stat(path, &st) || !S_ISBLK(st.st_mode))
 		return 0;
 	fd = open(path, O_RDONLY | O_EXCL);
 	if (fd < 0 && errno == EBUSY) {
@@ -54,7 +54,7 @@ static int refuse_busy(const char *prog, const char *path, struct f2_fs_opts *o)
 {
 	char where[4200];
 
-	if (device_busy(path, where, sizeof(where))) {
+	if (device_busy(path, 1, where, sizeof(where))) {
 		fprintf(stderr, "%s: %s is %s; clean it only when unmounted\n", prog, path, where);
 		return 1;
 	}
@@ -99,8 +99,10 @@ int gc_open_rw(const char *prog, const char *path, struct f2_io **io, struct f2_
 		fprintf(stderr, "%s: %s: %s\n", prog, path, why);
 		return GC_EXIT_ERROR;
 	}
+	/* f2_fs_open_rw() holds every device exclusively: only mounts are left
+	 * to look for (an image file has no exclusive open) */
 	for (uint32_t i = 1; i < (*fs)->ndevs; i++)
-		if (device_busy((*fs)->devs[i].path, where, sizeof(where))) {
+		if (device_busy((*fs)->devs[i].path, 0, where, sizeof(where))) {
 			fprintf(stderr, "%s: %s (device %u of %s) is %s; clean it only when "
 				"unmounted\n", prog, (*fs)->devs[i].path, i, path, where);
 			f2_fs_close(*fs);
