@@ -20,6 +20,10 @@
 #      rest in name order); F2_LANES=1 runs one lane.  A suite that dies
 #      before reporting all its planned tests has the missing ones counted
 #      as failures.
+#      Kernels: every suite that boots QEMU, and every host suite that
+#      reads the kernel-made fixtures, runs once per kernel series in
+#      F2_KERNELS (default "6.1 6.12"; tests/lib/kernel.bash), its TAP
+#      labelled "linux 6.12" and so on.
 #   4. the host suites against a second build made with
 #      --enable-sanitizers (ASan + UBSan), where any sanitizer report
 #      fails; see the step itself.  F2_SAN=only (default: host suites run
@@ -122,15 +126,22 @@ if ! command -v bats >/dev/null; then
 	suites=()
 fi
 
+# The kernel series to test against, the first being the default one.
+read -r -a kernels <<<"${F2_KERNELS:-6.1 6.12}"
+
 # run_suite SUITE [LABEL] [OUT]: one bats suite, its TAP to stdout and the
 # TAP log (or, with OUT, to OUT only, for the QEMU lane below), then
-# counted with count_suite unless OUT is given.
+# counted with count_suite unless OUT is given.  A label "linux S" runs
+# it with F2_KERNEL=S.
 run_suite() {
 	local suite=$1 label=${2:-} out=${3:-} t0=$SECONDS rc
+	case $label in
+	*"linux "*) local F2_KERNEL=${label##*linux }; export F2_KERNEL ;;
+	esac
 	if [ -n "$out" ]; then
 		{
 			echo "# suite${label:+ ($label)}: $suite"
-			bats --tap "$suite" 2>&1
+			bats --tap --timing "$suite" 2>&1
 			echo "# bats-exit: $?"
 			echo "# suite${label:+ ($label)}: $suite took $((SECONDS - t0)) s"
 		} >"$out"
@@ -138,7 +149,7 @@ run_suite() {
 	fi
 	out=$cache/suite.tap
 	echo "# suite${label:+ ($label)}: $suite" | tee -a "$tap_log"
-	bats --tap "$suite" 2>&1 | tee "$out" | tee -a "$tap_log"
+	bats --tap --timing "$suite" 2>&1 | tee "$out" | tee -a "$tap_log"
 	rc=${PIPESTATUS[0]}
 	echo "# suite${label:+ ($label)}: $suite took $((SECONDS - t0)) s" | tee -a "$tap_log"
 	count_suite "$suite" "$out" "$rc"
@@ -169,6 +180,10 @@ boots_qemu() {
 	case $1 in tests/kernel/*) return 0 ;; esac
 	grep -q kernel_run "$1"
 }
+# reads the kernel-made fixtures (so runs once per kernel's set)
+reads_fixtures() {
+	grep -q 'fixtures_require\|fixtures_build' "$1"
+}
 san_suite() {
 	case $1 in tests/fuzz/*) return 1 ;; esac
 	! boots_qemu "$1"
@@ -186,22 +201,44 @@ san_mode=${F2_SAN:-only}
 # F2_LANES=1 runs everything in this shell, in order.
 lane=$cache/lane
 rm -rf "$lane" && mkdir -p "$lane"
-qemu_suites=() host_suites=()
+# The QEMU lane's runs, as "SUITE|LABEL": the fixtures of the other
+# kernels first (the host suites of those kernels read them), then every
+# QEMU suite per kernel.
+qemu_runs=() host_suites=()
 for suite in "${suites[@]}"; do
-	case $suite in tests/fixtures/*) run_suite "$suite"; continue ;; esac
-	if boots_qemu "$suite"; then qemu_suites+=("$suite"); else host_suites+=("$suite"); fi
+	case $suite in tests/fixtures/*)
+		run_suite "$suite" "linux ${kernels[0]}"
+		for k in "${kernels[@]:1}"; do qemu_runs+=("$suite|linux $k"); done
+		continue ;;
+	esac
+	boots_qemu "$suite" || host_suites+=("$suite")
 done
+for k in "${kernels[@]}"; do
+	for suite in "${suites[@]}"; do
+		case $suite in tests/fixtures/*) continue ;; esac
+		boots_qemu "$suite" && qemu_runs+=("$suite|linux $k")
+	done
+done
+# host_label SUITE: the labels a host suite runs with, one a line
+host_labels() {
+	local k
+	if reads_fixtures "$1"; then
+		for k in "${kernels[@]}"; do echo "linux $k"; done
+	else
+		echo ""
+	fi
+}
 lane_pid=
 if [ "${F2_LANES:-2}" = 1 ]; then
-	for suite in "${qemu_suites[@]}"; do run_suite "$suite"; done
-	qemu_suites=()
-elif [ ${#qemu_suites[@]} -gt 0 ]; then
-	note "QEMU suites run in a second lane: ${qemu_suites[*]}"
+	for r in "${qemu_runs[@]}"; do run_suite "${r%%|*}" "${r#*|}"; done
+	qemu_runs=()
+elif [ ${#qemu_runs[@]} -gt 0 ]; then
+	note "QEMU suites run in a second lane: ${qemu_runs[*]}"
 	(
 		i=0
-		for suite in "${qemu_suites[@]}"; do
+		for r in "${qemu_runs[@]}"; do
 			i=$((i + 1))
-			run_suite "$suite" "" "$lane/$(printf %03d $i).tap"
+			run_suite "${r%%|*}" "${r#*|}" "$lane/$(printf %03d $i).tap"
 		done
 	) &
 	lane_pid=$!
@@ -209,7 +246,7 @@ fi
 
 for suite in "${host_suites[@]}"; do
 	[ "$san_mode" = only ] && san_suite "$suite" && continue
-	run_suite "$suite"
+	while IFS= read -r l; do run_suite "$suite" "$l"; done < <(host_labels "$suite")
 done
 
 # ---- 4. the sanitized pass -------------------------------------------------
@@ -261,7 +298,10 @@ if [ "$san_mode" != off ] && [ ${#suites[@]} -gt 0 ]; then
 	export ASAN_OPTIONS="abort_on_error=1:halt_on_error=1:detect_leaks=1:log_path=$san_logs/asan"
 	export UBSAN_OPTIONS="abort_on_error=1:halt_on_error=1:print_stacktrace=1:log_path=$san_logs/ubsan"
 	for suite in "${suites[@]}"; do
-		san_suite "$suite" && F2_BUILD=$san run_suite "$suite" sanitized
+		san_suite "$suite" || continue
+		while IFS= read -r l; do
+			F2_BUILD=$san run_suite "$suite" "sanitized${l:+, $l}"
+		done < <(host_labels "$suite")
 	done
 	unset ASAN_OPTIONS UBSAN_OPTIONS
 	for f in "$san_logs"/*; do
@@ -277,12 +317,12 @@ if [ -n "$lane_pid" ]; then
 	wait "$lane_pid"
 	for f in "$lane"/*.tap; do
 		[ -f "$f" ] || continue
-		suite=$(sed -n '1s/^# suite: //p' "$f")
+		suite=$(sed -n '1s/^# suite[^:]*: //p' "$f")
 		tee -a "$tap_log" <"$f"
 		rc=$(sed -n 's/^# bats-exit: //p' "$f")
 		count_suite "$suite" "$f" "${rc:-1}"
 	done
-	[ "$(ls "$lane" | wc -l)" -eq ${#qemu_suites[@]} ] ||
+	[ "$(ls "$lane" | wc -l)" -eq ${#qemu_runs[@]} ] ||
 		{ note "FAILED: the QEMU lane lost suites"; failed=$((failed + 1)); }
 fi
 

@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/lib/fixtures.bash - a shared corpus of f2fs images formatted by the
 # reference mkfs.f2fs (Debian f2fs-tools, on the host) and populated by the
-# real Linux 6.1 f2fs driver (under QEMU, one boot for all of them), with a
+# real Linux f2fs driver (under QEMU, one boot for all of them; the kernel
+# series is F2_KERNEL, see kernel.bash), with a
 # manifest of what the kernel reads back, for the dump, fsck and later
 # suites.
 #
 # Load with:   load ../lib/common; load ../lib/kernel; load ../lib/fixtures
 #
 #   fixtures_build        idempotent: sets and exports F2_FIXTURES, the
-#                         directory tests/.cache/fixtures/<hash>/ (the hash
+#                         directory tests/.cache/fixtures/linux-<series>/<hash>/ (the hash
 #                         covers this file, the guest script, the reference
 #                         mkfs version and the kernel release), building
 #                         every fixture in one boot unless a finished build
@@ -86,7 +87,9 @@
 # that block and a sample of its holes, and the host computes the md5 of
 # zeros + that block.
 
-F2_FIXTURES_CACHE=${F2_FIXTURES_CACHE:-${F2_TOP:?load ../lib/common first}/tests/.cache/fixtures}
+# one cache per kernel series (F2_KERNEL): a new build of one series
+# removes that series' older builds only
+F2_FIXTURES_CACHE=${F2_FIXTURES_CACHE:-${F2_TOP:?load ../lib/common first}/tests/.cache/fixtures/linux-${F2_KERNEL:-6.1}}
 F2_FIXTURES_GUEST=$F2_TOP/tests/fixtures/guest/build.sh
 F2_FIXTURES_MKSOCK=$F2_TOP/tests/fixtures/guest/mksock.c
 FIXTURES_ERROR=

@@ -6,10 +6,11 @@
 # Load with:   load ../lib/common; load ../lib/kernel
 #
 #   kernel_setup          idempotent: apt-get download the newest Debian
-#                         linux-image-6.1.0-N-amd64, dpkg -x it under
-#                         tests/.cache/kernel/<release>/, build the base
-#                         initramfs (busybox + modules + /init).  Returns 1
-#                         with $KERNEL_UNAVAILABLE set if it cannot.
+#                         kernel of the series $F2_KERNEL (below), dpkg -x
+#                         it under tests/.cache/kernel/<release>/, build
+#                         the base initramfs (busybox + modules, xz ones
+#                         decompressed + /init).  Returns 1 with
+#                         $KERNEL_UNAVAILABLE set if it cannot.
 #   kernel_require        kernel_setup, or bats `skip` when the kernel
 #                         cannot be had (no network and nothing cached).
 #   kernel_add_binary P   stage host program P (ELF or libtool wrapper)
@@ -24,6 +25,12 @@
 #   kernel_output         SCRIPT's stdout+stderr of the last run
 #   kernel_dmesg          the guest's dmesg at the end of the last run
 #
+# Which kernel: F2_KERNEL, a series: "6.1" (default; Debian 12's
+# linux-image-6.1.0-N-amd64) or "6.12" (Debian 12's security suite:
+# linux-image-6.12.N+deb12-amd64; modules are .ko.xz, virtio built in).
+# After kernel_setup, KERNEL_SERIES holds the series, KERNEL_RELEASE the
+# release (6.1.0-57-amd64, 6.12.118+deb12-amd64).
+#
 # Environment for kernel_run:
 #   KERNEL_FILES="host:guest ..."  files or directories copied into the
 #                         per-run initramfs (guest paths absolute)
@@ -34,7 +41,12 @@
 #   KERNEL_ZONED2=ZIMG    with KERNEL_ZONED: a second zoned namespace
 #                         (/dev/nvme0n2, same zone size, capacity
 #                         KERNEL_ZONE_CAP2); the guest script waits for it
-#   KERNEL_TIMEOUT        host-side limit in seconds (default 600)
+#   KERNEL_TIMEOUT        host-side limit in seconds (default 600), for a
+#                         machine that boots a guest to its /init in
+#                         KERNEL_BOOT_NOMINAL seconds (default 8); each run
+#                         scales it by how much slower the last boot of
+#                         this cache was (x1 to x4), so a busy machine
+#                         does not turn a slow guest into a failure
 #   KERNEL_MEM KERNEL_SMP guest memory (default 1G) and CPUs (default 2)
 #   KERNEL_RUN_DIR        where logs and the per-run initramfs go
 #                         (default: a fresh directory under f2_tmp)
@@ -50,13 +62,24 @@ KERNEL_MODULES_WANTED="virtio_pci virtio_blk crc32_generic crc32c_generic
 	lz4 lz4hc zstd lz4_compress lz4hc_compress zstd_compress quota_tree quota_v2 f2fs nvme"
 KERNEL_UNAVAILABLE=
 
+# The package-name pattern (an anchored ERE) and the release glob of the
+# series in $F2_KERNEL.
+f2k_series() {
+	case ${F2_KERNEL:-6.1} in
+	6.1) echo '^linux-image-6\.1\.0-[0-9]+-amd64$ 6.1.0-*-amd64' ;;
+	6.12) echo '^linux-image-6\.12\.[0-9]+\+deb12-amd64$ 6.12.*+deb12-amd64' ;;
+	*) return 1 ;;
+	esac
+}
+
 f2k_note() { printf 'kernel.bash: %s\n' "$*" >&2; }
 
-# The newest linux-image-6.1.0-N-amd64 apt knows (a real image package,
+# The newest image package of the series apt knows (a real image package,
 # not the meta package), with a download candidate.
 f2k_pick_package() {
-	local p
-	for p in $(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' 2>/dev/null |
+	local p pat
+	pat=$(f2k_series | cut -d' ' -f1) || return 1
+	for p in $(apt-cache search --names-only "$pat" 2>/dev/null |
 		awk '{print $1}' | sort -V -r); do
 		if apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
 			echo "$p"
@@ -68,8 +91,9 @@ f2k_pick_package() {
 
 # Newest release already unpacked and ready in the cache.
 f2k_cached_release() {
-	local d
-	for d in $(ls -d "$KERNEL_CACHE"/6.1.0-*-amd64 2>/dev/null | sort -V -r); do
+	local d glob
+	glob=$(f2k_series | cut -d' ' -f2) || return 1
+	for d in $(ls -d "$KERNEL_CACHE"/$glob 2>/dev/null | sort -V -r); do
 		[ -f "$d/.ready" ] && { basename "$d"; return 0; }
 	done
 	return 1
@@ -203,7 +227,12 @@ EOF
 kernel_setup() {
 	local pkg rel dl tmp lockfd
 	KERNEL_UNAVAILABLE=
-	if [ -n "${KERNEL_RELEASE:-}" ] && [ -f "$KERNEL_CACHE/$KERNEL_RELEASE/.ready" ]; then
+	if ! f2k_series >/dev/null; then
+		echo "kernel.bash: F2_KERNEL=$F2_KERNEL is not a known series (6.1, 6.12)" >&2
+		return 1
+	fi
+	if [ -n "${KERNEL_RELEASE:-}" ] && [ "${KERNEL_SERIES:-}" = "${F2_KERNEL:-6.1}" ] &&
+		[ -f "$KERNEL_CACHE/$KERNEL_RELEASE/.ready" ]; then
 		return 0
 	fi
 	mkdir -p "$KERNEL_CACHE" || return 1
@@ -240,7 +269,7 @@ kernel_setup() {
 	# offline: fall back to what an earlier run left
 	[ -n "$rel" ] || rel=$(f2k_cached_release || true)
 	if [ -z "$rel" ] || [ ! -d "$KERNEL_CACHE/$rel/root" ]; then
-		KERNEL_UNAVAILABLE="no linux-image-6.1.0-*-amd64 could be downloaded and none is cached"
+		KERNEL_UNAVAILABLE="no Linux ${F2_KERNEL:-6.1} image ($(f2k_series | cut -d' ' -f2)) could be downloaded and none is cached"
 		flock -u "$lockfd"; exec {lockfd}>&-
 		return 1
 	fi
@@ -257,9 +286,10 @@ kernel_setup() {
 	fi
 	flock -u "$lockfd"; exec {lockfd}>&-
 	KERNEL_RELEASE=$rel
+	KERNEL_SERIES=${F2_KERNEL:-6.1}
 	KERNEL_VMLINUZ=$KERNEL_DIR/root/boot/vmlinuz-$rel
 	KERNEL_BASE_INITRD=$KERNEL_DIR/base.cpio.gz
-	export KERNEL_RELEASE KERNEL_DIR KERNEL_VMLINUZ KERNEL_BASE_INITRD
+	export KERNEL_RELEASE KERNEL_SERIES KERNEL_DIR KERNEL_VMLINUZ KERNEL_BASE_INITRD
 }
 
 # For bats: skip (never pass) when the kernel cannot be had at all; any
@@ -301,6 +331,26 @@ kernel_add_binary() {
 		*) cp -L "$lib" "$stage/lib/x86_64-linux-gnu/$(basename "$lib")" || return 1 ;;
 		esac
 	done
+}
+
+# Boot speed: the guest's uptime when /init reached the script, of the
+# last boot of any series, kept in $KERNEL_CACHE/.boot-uptime.
+f2k_record_boot() {
+	local up
+	up=$(sed -n 's/.*F2GUEST-BEGIN uptime=\([0-9.]*\).*/\1/p' "$1" | tail -n 1)
+	[ -n "$up" ] && echo "$up" >"$KERNEL_CACHE/.boot-uptime.$$" &&
+		mv "$KERNEL_CACHE/.boot-uptime.$$" "$KERNEL_CACHE/.boot-uptime"
+	return 0
+}
+
+# f2k_scaled_timeout SECONDS: SECONDS times the slowdown of the last boot
+# against KERNEL_BOOT_NOMINAL, between 1 and 4
+f2k_scaled_timeout() {
+	local up
+	up=$(cat "$KERNEL_CACHE/.boot-uptime" 2>/dev/null)
+	awk -v t="$1" -v up="${up:-0}" -v nom="${KERNEL_BOOT_NOMINAL:-8}" 'BEGIN {
+		f = up / nom; if (f < 1) f = 1; if (f > 4) f = 4
+		printf "%d", t * f }'
 }
 
 # kernel_run SCRIPT IMG...
@@ -348,8 +398,10 @@ kernel_run() {
 		fi
 	fi
 
+	local limit
+	limit=$(f2k_scaled_timeout "${KERNEL_TIMEOUT:-600}")
 	t0=$(date +%s.%N)
-	timeout -k 10 "${KERNEL_TIMEOUT:-600}" qemu-system-x86_64 -accel tcg -cpu max \
+	timeout -k 10 "$limit" qemu-system-x86_64 -accel tcg -cpu max \
 		-m "${KERNEL_MEM:-1G}" -smp "${KERNEL_SMP:-2}" \
 		-nographic -no-reboot -nodefaults -monitor none \
 		-serial "file:$KERNEL_LOG" -serial "file:$KERNEL_OUT" \
@@ -359,6 +411,7 @@ kernel_run() {
 	t1=$(date +%s.%N)
 	KERNEL_WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 	sed -i 's/\r$//' "$KERNEL_LOG" "$KERNEL_OUT"
+	f2k_record_boot "$KERNEL_LOG"
 	# a fresh staging area for the next run
 	rm -rf "$stage"; KERNEL_STAGE=
 
@@ -368,7 +421,7 @@ kernel_run() {
 		return "$status"
 	fi
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-		echo "kernel_run: guest timed out after ${KERNEL_TIMEOUT:-600} s" >&2
+		echo "kernel_run: guest timed out after $limit s (KERNEL_TIMEOUT ${KERNEL_TIMEOUT:-600} scaled by the last boot's speed)" >&2
 		rc=124
 	else
 		echo "kernel_run: guest ended without an exit marker (qemu exit $rc)" >&2

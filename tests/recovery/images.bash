@@ -10,7 +10,7 @@
 
 RF_SCENARIOS="newfile append midwrite newdir many truncate unlinked inline indirect xattr dirs xnode changes"
 RF_GUEST=$F2_TOP/tests/recovery/guest
-RF_CACHE=$F2_TOP/tests/.cache/recovery
+RF_CACHE=$F2_TOP/tests/.cache/recovery/linux-${F2_KERNEL:-6.1}
 
 # Extra reference mkfs options of a scenario.
 rf_mkfs_opts() {

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# verify.sh - boot 2 of tests/recovery: disks vda.. are, per scenario in
-# SCENARIOS order, the image as the power cut left it (mounted normally:
+# verify.sh - the verify boots of tests/recovery: disks vda.. are, per
+# scenario in SCENARIOS order, the image as the power cut left it (mounted normally:
 # the driver rolls forward, tag A), then the copy our fsck -y recovered
 # (mounted -o ro,norecovery: tag B; then normally: tag N).  Prints
 # "TAG scenario md5 path ino= size= links= flags= user-xattrs" for every regular
 # file, "TAG scenario dir path ino= links=" for every directory, then
 # "TAG scenario end".
-SCENARIOS="newfile append midwrite newdir many truncate unlinked inline indirect xattr dirs xnode changes"
+# The scenarios of this boot: /guest/scenarios (one line).
+SCENARIOS=$(cat /guest/scenarios)
 letters=abcdefghijklmnopqrstuvwxyz
 list() {
 	(cd "$3" && find . -mindepth 1 | sort | while read -r f; do
