@@ -75,7 +75,7 @@ expect() {
 
 @test "gc zoned: after gc.f2fs the kernel mounts (no zone with a stray write pointer), every md5 the same, writes into the freed zones" {
 	expect "gc md5 same" "gc umount ok" "gc reread ok" "gc dmesg: 0 f2fs errors"
-	run grep -i 'write pointer' "$BATS_FILE_TMPDIR/dmesg"
+	run grep -i 'write pointer' <(grep -v 'Checking entire write pointers' "$BATS_FILE_TMPDIR/dmesg")
 	[ "$status" -eq 1 ] || { echo "$output"; return 1; }
 	run grep -q "^gc tree changed" "$BATS_FILE_TMPDIR/report"
 	[ "$status" -eq 1 ]

@@ -101,6 +101,9 @@ small|64M|
 compress|1G|-O extra_attr,compression
 aged|1G|-O extra_attr,inode_checksum
 allfeat|1G|-O extra_attr,project_quota,inode_checksum,flexible_inline_xattr,quota,inode_crtime,lost_found,sb_checksum,compression,encrypt,verity
+casefold|256M|-O extra_attr,inode_checksum,casefold -C utf8
+strict|128M|-O extra_attr,casefold -C utf8:strict
+sect|1G|-s 2 -z 2 -O extra_attr,quota,project_quota
 "
 
 # The far block of basic's sparse/dind: block number and content.

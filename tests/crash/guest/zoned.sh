@@ -34,7 +34,8 @@ mounted() {
 	else
 		echo "$1 mount failed"
 	fi
-	echo "$1 write pointer notices $(dmesg | grep -ci 'write pointer')"
+	# 6.12 says "Checking entire write pointers" at every zoned mount
+	echo "$1 write pointer notices $(dmesg | grep -v 'Checking entire write pointers' | grep -ci 'write pointer')"
 }
 
 PC=$(cat /etc/f2pc)
