@@ -14,14 +14,15 @@
 #      change), then make -k -j2.  A failed step counts as one failure; the
 #      suites still run, so whatever did build is still tested.
 #   3. bats --tap on every tests/**/*.bats (tests/lib/ holds helpers, not
-#      suites): tests/fixtures first (it builds the kernel-made images),
-#      then two lanes at once: the suites that boot QEMU in the background
-#      (tests/kernel last), the host suites here (tests/unit first, the
-#      rest in name order); F2_LANES=1 runs one lane.  A suite that dies
+#      suites), in lanes at once: the suites that boot QEMU in background
+#      lanes, one per kernel (tests/fixtures first: it builds the
+#      kernel-made images; tests/kernel last), the host suites here
+#      (tests/unit first, the rest in name order); F2_LANES=1 runs one
+#      lane.  A suite that dies
 #      before reporting all its planned tests has the missing ones counted
 #      as failures.
-#      Kernels: every suite that boots QEMU, and every host suite that
-#      reads the kernel-made fixtures, runs once per kernel series in
+#      Kernels: every suite that boots QEMU, and every dump and fsck suite
+#      that reads the kernel-made fixtures, runs once per kernel series in
 #      F2_KERNELS (default "6.1 6.12"; tests/lib/kernel.bash), its TAP
 #      labelled "linux 6.12" and so on.
 #   4. the host suites against a second build made with
@@ -180,8 +181,11 @@ boots_qemu() {
 	case $1 in tests/kernel/*) return 0 ;; esac
 	grep -q kernel_run "$1"
 }
-# reads the kernel-made fixtures (so runs once per kernel's set)
+# a dump or fsck suite reading the kernel-made fixtures: runs once per
+# kernel's set (the host gc suites read the first kernel's only; gc
+# against each kernel is tests/gc/kernel.bats)
 reads_fixtures() {
+	case $1 in tests/dump/*|tests/fsck/*) ;; *) return 1 ;; esac
 	grep -q 'fixtures_require\|fixtures_build' "$1"
 }
 san_suite() {
@@ -193,27 +197,24 @@ san_suite() {
 san_mode=${F2_SAN:-only}
 [ "${F2_NO_SAN:-0}" = 1 ] && san_mode=off
 
-# Two lanes, one per core: the suites that boot QEMU (one TCG thread each,
-# mostly waiting on the guest) run in a background lane while the host
-# suites run here.  tests/fixtures goes first, alone: it builds the
-# kernel-made images the other suites read.  The lane's TAP is kept per
-# suite and added to the log and the totals after the host suites.
-# F2_LANES=1 runs everything in this shell, in order.
+# Lanes: the suites that boot QEMU (TCG threads, partly waiting on the
+# guest) run in background lanes while the host suites run here.  A
+# lane's TAP is kept per suite and added to the log and the totals after
+# the host suites.  F2_LANES=1 runs everything in this shell, in order.
 lane=$cache/lane
 rm -rf "$lane" && mkdir -p "$lane"
-# The QEMU lane's runs, as "SUITE|LABEL": the fixtures of the other
-# kernels first (the host suites of those kernels read them), then every
-# QEMU suite per kernel.
+# The QEMU lanes' runs, as "SUITE|LABEL": per kernel, tests/fixtures
+# first (it builds the images the fixture-reading suites use: a host
+# suite that needs them before they are ready waits on their lock), then
+# every other QEMU suite.
 qemu_runs=() host_suites=()
 for suite in "${suites[@]}"; do
-	case $suite in tests/fixtures/*)
-		run_suite "$suite" "linux ${kernels[0]}"
-		for k in "${kernels[@]:1}"; do qemu_runs+=("$suite|linux $k"); done
-		continue ;;
-	esac
 	boots_qemu "$suite" || host_suites+=("$suite")
 done
 for k in "${kernels[@]}"; do
+	for suite in "${suites[@]}"; do
+		case $suite in tests/fixtures/*) qemu_runs+=("$suite|linux $k") ;; esac
+	done
 	for suite in "${suites[@]}"; do
 		case $suite in tests/fixtures/*) continue ;; esac
 		boots_qemu "$suite" && qemu_runs+=("$suite|linux $k")
@@ -228,20 +229,27 @@ host_labels() {
 		echo ""
 	fi
 }
-lane_pid=
+# QEMU lanes: by default one per kernel series (F2_QEMU_LANES=1: one for
+# all), each running its kernel's runs in order beside the host lane.
+lane_pids=()
 if [ "${F2_LANES:-2}" = 1 ]; then
 	for r in "${qemu_runs[@]}"; do run_suite "${r%%|*}" "${r#*|}"; done
 	qemu_runs=()
 elif [ ${#qemu_runs[@]} -gt 0 ]; then
-	note "QEMU suites run in a second lane: ${qemu_runs[*]}"
-	(
-		i=0
-		for r in "${qemu_runs[@]}"; do
-			i=$((i + 1))
-			run_suite "${r%%|*}" "${r#*|}" "$lane/$(printf %03d $i).tap"
-		done
-	) &
-	lane_pid=$!
+	note "QEMU suites run in background lanes: ${qemu_runs[*]}"
+	lane_keys=("${kernels[@]}")
+	[ "${F2_QEMU_LANES:-${#kernels[@]}}" = 1 ] && lane_keys=(all)
+	for key in "${lane_keys[@]}"; do
+		(
+			i=0
+			for r in "${qemu_runs[@]}"; do
+				i=$((i + 1))
+				[ "$key" = all ] || [ "${r#*|}" = "linux $key" ] || continue
+				run_suite "${r%%|*}" "${r#*|}" "$lane/$(printf %03d $i).tap"
+			done
+		) &
+		lane_pids+=($!)
+	done
 fi
 
 for suite in "${host_suites[@]}"; do
@@ -313,8 +321,8 @@ if [ "$san_mode" != off ] && [ ${#suites[@]} -gt 0 ]; then
 fi
 rm -f "$cache/suite.tap"
 # ---- 5. the QEMU lane's results ---------------------------------------------
-if [ -n "$lane_pid" ]; then
-	wait "$lane_pid"
+if [ ${#lane_pids[@]} -gt 0 ]; then
+	wait "${lane_pids[@]}"
 	for f in "$lane"/*.tap; do
 		[ -f "$f" ] || continue
 		suite=$(sed -n '1s/^# suite[^:]*: //p' "$f")
