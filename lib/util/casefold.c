@@ -270,7 +270,7 @@ int f2_utf8_casefold(const uint8_t *name, size_t len, uint8_t *out, size_t outsz
 {
 	struct out o = { out, outsz, 0, 0 };
 	struct cursor c;
-	const uint8_t *nul = memchr(name, 0, len);
+	const uint8_t *nul = len ? memchr(name, 0, len) : NULL;
 	struct unit u;
 
 	if (nul)
