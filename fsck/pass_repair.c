@@ -164,6 +164,12 @@ static int dir_slot(void *arg, struct f2_repair_slot *s)
 			j->nre++;
 			clear_entry(s);
 			return 1;
+		case RA_DENT_SETHASH:
+			if (here && f2_le32(de->hash_code) != a->b) {
+				f2_set_le32(de->hash_code, a->b);
+				changed = 1;
+			}
+			break;
 		case RA_DENT_DROP_INO:
 			if (f2_le32(de->ino) == a->b && !is_dots(s, 1) && !is_dots(s, 2)) {
 				clear_entry(s);
@@ -211,6 +217,7 @@ static int dir_slot(void *arg, struct f2_repair_slot *s)
 static int is_dir_act(uint8_t k)
 {
 	return k == RA_DENT_DROP || k == RA_DENT_DROP_INO || k == RA_DENT_REHASH ||
+	       k == RA_DENT_SETHASH ||
 	       k == RA_DENT_BITS || k == RA_DENT_FTYPE || k == RA_DENT_DOT || k == RA_DENT_DOTDOT;
 }
 

@@ -4,8 +4,10 @@
  *
  * Checks: each copy (block 0 and block 1, at byte 1024) on its own
  * through the library's verifier (magic, sizes, area order and bounds,
- * crc with sb_checksum), then that the two copies are identical, and
- * unknown feature bits.  Repairs: a bad copy is rewritten from the good
+ * crc with sb_checksum), then that the two copies are identical,
+ * unknown feature bits, and with casefold an encoding the kernel knows
+ * (s_encoding 1, utf8-12.1; the tree walk then folds names, else it
+ * leaves the names of casefolded directories alone).  Repairs: a bad copy is rewritten from the good
  * one, a backup that differs is rewritten from the primary, through the
  * library's superblock writer (f2_sb_write_copies): the block, then the
  * sector with the magic, so a copy that had no good magic gets one only
@@ -13,6 +15,7 @@
  * Builds: nothing.
  */
 #include <string.h>
+#include "f2/casefold.h"
 #include "f2/errors.h"
 #include "f2/features.h"
 #include "f2/io.h"
@@ -73,6 +76,11 @@ int pass_sb(struct fsck_ctx *ctx)
 	unknown = fs->features & ~known_features();
 	if (unknown)
 		fix_problem(ctx, PR_SB_FEATURE_UNKNOWN, "superblock: feature bits 0x%x unknown", unknown);
+	if ((fs->features & F2_FEAT_CASEFOLD) && !f2_encoding_name(f2_le16(fs->sb.s_encoding)))
+		fix_problem(ctx, PR_SB_ENCODING,
+			    "superblock: s_encoding %u (flags 0x%x) is not utf8-12.1 (1); names in "
+			    "casefolded directories are taken as bytes and not checked",
+			    f2_le16(fs->sb.s_encoding), f2_le16(fs->sb.s_encoding_flags));
 	vmsg(ctx, "superblock: using copy %d, %llu blocks, %u main segments, max nid %u",
 	     fs->sb_which, (unsigned long long)fs->block_count, fs->main_segs, fs->max_nid);
 	return 0;

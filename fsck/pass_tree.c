@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "f2/casefold.h"
 #include "f2/errors.h"
 #include "f2/node.h"
 #include "walk.h"
@@ -383,23 +384,26 @@ int tree_dentry(struct walk *w, uint32_t ino, uint8_t ftype, const uint8_t *name
 	int created;
 
 	if (ino <= F2_META_INO || ino >= ctx->fs->max_nid) {
-		if (fix_problem(ctx, PR_DENT_INO_RANGE,
-				"dir ino %u, name \"%.*s\": ino %u out of range", w->ino, (int)len,
-				name, ino))
-			drop_dentry(w, PR_DENT_INO_RANGE);
+		if (!fix_problem(ctx, PR_DENT_INO_RANGE,
+				 "dir ino %u, name \"%.*s\": ino %u out of range", w->ino, (int)len,
+				 name, ino))
+			return 1;
+		drop_dentry(w, PR_DENT_INO_RANGE);
 		return 0;
 	}
 	if (fsck_nat(ctx, ino, &ni) || ni.blkaddr == F2_NULL_ADDR) {
-		if (fix_problem(ctx, PR_DENT_INO_FREE, "dir ino %u, name \"%.*s\": ino %u is free",
-				w->ino, (int)len, name, ino))
-			drop_dentry(w, PR_DENT_INO_FREE);
+		if (!fix_problem(ctx, PR_DENT_INO_FREE, "dir ino %u, name \"%.*s\": ino %u is free",
+				 w->ino, (int)len, name, ino))
+			return 1;
+		drop_dentry(w, PR_DENT_INO_FREE);
 		return 0;
 	}
 	if (ni.ino != ino) {
-		if (fix_problem(ctx, PR_DENT_NOT_INODE,
-				"dir ino %u, name \"%.*s\": nid %u is a node of ino %u, not an inode",
-				w->ino, (int)len, name, ino, ni.ino))
-			drop_dentry(w, PR_DENT_NOT_INODE);
+		if (!fix_problem(ctx, PR_DENT_NOT_INODE,
+				 "dir ino %u, name \"%.*s\": nid %u is a node of ino %u, not an inode",
+				 w->ino, (int)len, name, ino, ni.ino))
+			return 1;
+		drop_dentry(w, PR_DENT_NOT_INODE);
 		return 0;
 	}
 	r = inomap_get(&ctx->inodes, ino, &created);
@@ -425,8 +429,8 @@ int tree_dentry(struct walk *w, uint32_t ino, uint8_t ftype, const uint8_t *name
 	    !memcmp(name, "lost+found", 10))
 		ctx->lf_ino = ino;
 	if (created)
-		return push(w, ino, w->ino, ftype, 0);
-	return 0;
+		return push(w, ino, w->ino, ftype, 0) ? -ENOMEM : 1;
+	return 1;
 }
 
 /* A damaged inode named by a dentry, for an accepted DENT_BAD_INODE: its
@@ -526,7 +530,13 @@ static int check_inode_fields(struct fsck_ctx *ctx, struct walk *w, const struct
 		fix_depth = fix_problem(ctx, PR_INODE_DEPTH, "ino %u: i_current_depth %u > %u",
 					wk->ino, f2_le32(in->i_current_depth),
 					F2_MAX_DIR_HASH_DEPTH);
-	w->hash_ok = !(f2_le32(in->i_flags) & F2_CASEFOLD_FL);
+	w->cf = 0;
+	if (w->is_dir && (f2_le32(in->i_flags) & F2_CASEFOLD_FL)) {
+		/* an encrypted one hashes its plaintext with a key we lack */
+		w->cf = !ir->encrypted && (ctx->fs->features & F2_FEAT_CASEFOLD) &&
+			f2_encoding_name(f2_le16(ctx->fs->sb.s_encoding)) ? 1 : -1;
+		w->strict = !!(f2_le16(ctx->fs->sb.s_encoding_flags) & F2_ENC_STRICT_MODE_FL);
+	}
 	/* the driver keeps an extent cache for regular files only (not
 	 * compressed ones), seeded from i_ext */
 	w->ext_len = w->ext_hits = 0;
@@ -707,6 +717,8 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 		rep_add(ctx, PR_DENT_FTYPE, RA_DENT_FTYPE, wk->parent, wk->ino, r->ftype, 0);
 	}
 	fix_depth = check_inode_fields(ctx, w, wk);
+	if (w->cf > 0 && cf_names_reset(&w->cfn, w->strict, wk->ino))
+		return -ENOMEM;
 	w->adb = ir->cluster_blocks ? F2_ADDRS_PER_BLOCK & ~(ir->cluster_blocks - 1)
 				    : F2_ADDRS_PER_BLOCK;
 	err = walk_inode_pointers(ctx, w, wk);
@@ -867,6 +879,7 @@ int pass_tree(struct fsck_ctx *ctx)
 	ctx->ssa_blk = malloc(SSA_CACHE * sizeof(*ctx->ssa_blk));
 	bufs = malloc(4 * F2_BLKSIZE);
 	memset(&w, 0, sizeof(w));
+	cf_names_init(&w.cfn);
 	w.ir = malloc(sizeof(*w.ir));
 	if (!ctx->ssa_blk || !bufs || !w.ir) {
 		free(bufs);
@@ -908,5 +921,6 @@ int pass_tree(struct fsck_ctx *ctx)
 	free(stack);
 	free(bufs);
 	free(w.ir);
+	cf_names_free(&w.cfn);
 	return err;
 }

@@ -31,6 +31,7 @@ enum rep_kind {
 	RA_DENT_DROP,		/* a dir, d block (UINT64_MAX inline), c slot */
 	RA_DENT_DROP_INO,	/* a dir, b ino: every entry naming ino */
 	RA_DENT_REHASH,		/* a dir, d block, c slot: remove and add again */
+	RA_DENT_SETHASH,	/* a dir, d block, c slot, b hash: set in place */
 	RA_DENT_BITS,		/* a dir, d block, c slot: set the bits of its slots */
 	RA_DENT_FTYPE,		/* a dir, b ino, c file type of entries naming ino */
 	RA_DENT_DOT,		/* a dir: "." names dir */

@@ -2,6 +2,7 @@
 /* walk.h - state of the node-tree walk of one inode (pass_tree.c, pass_dir.c). */
 #ifndef FSCK_WALK_H
 #define FSCK_WALK_H
+#include "cfnames.h"
 #include "fsck.h"
 
 struct work {
@@ -14,7 +15,11 @@ struct walk {
 	struct fsck_ctx *ctx;
 	struct f2_inode_ref *ir;
 	uint32_t ino;
-	int is_dir, hash_ok;	/* hash_ok: names hash as stored (no casefold) */
+	int is_dir;
+	/* casefolded directory: 1 its names fold (utf8-12.1), -1 they
+	 * cannot be checked (unknown encoding, or encrypted), 0 not one */
+	int cf, strict;		/* strict: the encoding's strict flag */
+	struct cf_names cfn;	/* the directory's names so far, when cf is 1 */
 	uint32_t adb;		/* data addresses per direct node */
 	uint32_t nofs;		/* node offset of the node whose addresses are walked */
 	uint64_t bidx;		/* directory block of the dentry handed to tree_dentry
@@ -37,6 +42,7 @@ struct walk {
 /* pass_dir.c */
 void dir_check_block(struct walk *w, const uint8_t *blk, uint64_t bidx);
 void dir_check_inline(struct walk *w);
-/* pass_tree.c: one dentry naming ino with file type ftype found in w's directory */
+/* pass_tree.c: one dentry naming ino with file type ftype found in w's
+ * directory: 1 when it stays, 0 when its removal was recorded, < 0 */
 int tree_dentry(struct walk *w, uint32_t ino, uint8_t ftype, const uint8_t *name, uint32_t len);
 #endif

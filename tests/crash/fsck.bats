@@ -100,6 +100,14 @@ structural_case() {
 	structural_case 031-dent-bit-cleared
 }
 
+@test "fsck -y rewriting a hash in a casefolded directory in place (064-casefold-hash)" {
+	structural_case 064-casefold-hash
+}
+
+@test "fsck -y removing a name a casefolded directory holds twice, reconnecting its inode (065-casefold-dup)" {
+	structural_case 065-casefold-dup
+}
+
 @test "fsck -y rebuilding the SIT (033-sit-stray-bit)" {
 	structural_case 033-sit-stray-bit
 }

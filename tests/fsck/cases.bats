@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Corruption cases: each tests/fsck/NNN-name/ holds make.sh (a clean image
-# from the reference mkfs + sload, then one fault injected with
+# from the reference mkfs + sload, or for casefolding from our mkfs
+# (lib.sh cf_base), then one fault injected with
 # tests/tools/f2field at a computed offset), desc (one line) and expect
 # (codes: the exact set of problem codes -n reports; n_exit, y_exit: exit
 # statuses of -f -n and -f -y; after_y: "clean" when -y repairs it, so a
@@ -133,6 +134,12 @@ run_case() {
 @test "060-root-mode" { run_case 060-root-mode; }
 @test "061-root-zeroed" { run_case 061-root-zeroed; }
 @test "062-multidev-inode-links" { run_case 062-multidev-inode-links; }
+@test "063-casefold-clean" { run_case 063-casefold-clean; }
+@test "064-casefold-hash" { run_case 064-casefold-hash; }
+@test "065-casefold-dup" { run_case 065-casefold-dup; }
+@test "066-casefold-strict" { run_case 066-casefold-strict; }
+@test "067-casefold-encoding" { run_case 067-casefold-encoding; }
+@test "068-casefold-dot" { run_case 068-casefold-dot; }
 
 # preen_pair SAFE UNSAFE: -p repairs case SAFE (exit 1, then clean) and
 # leaves case UNSAFE untouched (exit 4, not a byte written)
@@ -156,4 +163,17 @@ preen_pair() {
 
 @test "fsck -p: rebuilds an orphan list unasked (045), writes nothing while a linked orphan is left (044)" {
 	preen_pair 045-orphan-ino-free 044-orphan-blk-count
+}
+
+@test "fsck -p: casefold findings (064 hash, 065 duplicate, 066 refused name) are left for -y" {
+	local img=$BATS_TEST_TMPDIR/img before rc c
+	require_prog "$FSCK" "$F2FIELD" "$MKFS"
+	for c in 064-casefold-hash 065-casefold-dup 066-casefold-strict; do
+		bash "$F2_TOP/tests/fsck/$c/make.sh" "$img"
+		before=$(vol_sum "$img")
+		rc=0; "$FSCK" -f -p "$img" </dev/null || rc=$?
+		echo "$c: -p exit $rc"
+		[ "$rc" -eq 4 ]
+		[ "$(vol_sum "$img")" = "$before" ]
+	done
 }

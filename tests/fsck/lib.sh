@@ -10,6 +10,12 @@
 #                            the last one)
 #   val IMG FIELD            the current value of FIELD
 #   addto IMG FIELD N        FIELD += N
+#   cf_base IMG ENC [EXTRA]  our mkfs.f2fs -C ENC (utf8, utf8:strict) on a
+#                            256 MiB IMG with the tree of cf_tree (EXTRA:
+#                            more names for /cf, printf formats), then
+#                            /cf and /cfblk made casefolded directories
+#                            the way the kernel keeps them (f2field
+#                            casefold: flag and folded hashes)
 set -eu
 F2FIELD=${F2FIELD:?}
 REF_MKFS=${REF_MKFS:-/sbin/mkfs.f2fs}
@@ -55,4 +61,47 @@ ino_of() {
 		ino=$(val "$img" "dent.$ino.$c.ino")
 	done
 	echo "$ino"
+}
+
+# Names of a casefolded directory, as printf formats: no two fold alike,
+# and none is one where the reference fsck (f2fs-tools 1.15) and the
+# kernel disagree (a fold of 255 bytes or more, or of nothing, or to a
+# dot name: f2fs-tools hashes those folded).
+CF_NAMES=(
+	'HeLLo.TXT' 'r\303\251sum\303\251' 'nai\314\210ve' 'stra\303\237e'
+	'\316\243\316\221\316\243' '\317\202final' '\304\260stanbul' '\304\261\304\261'
+	'\320\237\320\240\320\230\320\222\320\225\320\242' '\344\270\255\346\226\207'
+	'\355\225\234\352\265\255\354\226\264' '\360\237\230\200'
+	'\360\237\245\262' '\352\237\207' 'zero\342\200\213width' 'soft\302\255hyphen'
+	'a\200stray'
+)
+
+# cf_tree DIR [EXTRA...]: /cf (inline: the names above, a subdirectory)
+# and /cfblk (two dentry blocks of level 0: 250 names and the above)
+cf_tree() {
+	local d=$1 n i
+	shift
+	rm -rf "$d" && mkdir -p "$d/cf/SubDir" "$d/cfblk"
+	echo sub >"$d/cf/SubDir/file"
+	for n in "${CF_NAMES[@]}" "$@"; do
+		# shellcheck disable=SC2059
+		printf "$n\n" >"$d/cf/$(printf "$n")"
+	done
+	for n in "${CF_NAMES[@]}"; do
+		# shellcheck disable=SC2059
+		printf "$n\n" >"$d/cfblk/$(printf "$n")"
+	done
+	for i in $(seq 1 250); do echo "$i" >"$d/cfblk/File$i"; done
+}
+
+cf_base() {
+	local img=$1 enc=$2 tree
+	shift 2
+	tree=$(dirname "$img")/cftree.$$
+	cf_tree "$tree" "$@"
+	rm -f "$img" && truncate -s 256M "$img"
+	"${MKFS:?}" -q -f -C "$enc" --root "$tree" "$img" >/dev/null
+	rm -rf "$tree"
+	field "$img" casefold "$(ino_of "$img" /cf)"
+	field "$img" casefold "$(ino_of "$img" /cfblk)"
 }

@@ -33,6 +33,14 @@
  *   f2field IMG orphan INO...      add inodes to the orphan list (engine,
  *                                  one checkpoint)
  *   f2field hash NAME              the dentry hash of NAME
+ *   f2field hashcf [-s] NAME       the hash NAME has in a casefolded
+ *                                  directory (-s: strict), or "refused"
+ *   f2field IMG casefold DIR       make DIR a casefolded directory as the
+ *                                  kernel keeps one: set F2_CASEFOLD_FL and
+ *                                  give every entry the hash the kernel
+ *                                  stores for it (the superblock's strict
+ *                                  flag; a name it refuses keeps its hash);
+ *                                  DIR must be inline or in level 0
  *   f2field IMG dentblk DIR NAME   the directory block (file block index)
  *                                  holding NAME, "inline" when inline
  * The read path must accept the image to locate nat/sit/ssa/inode/node/
@@ -46,6 +54,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "f2/casefold.h"
 #include "f2/crc.h"
 #include "f2/engine.h"
 #include "f2/errors.h"
@@ -486,6 +495,87 @@ static void fixcrc(const char *img, const char *what)
 	f2_io_close(io);
 }
 
+struct cf_job {
+	struct f2_fs *fs;
+	const struct f2_inode_ref *ir;
+	uint64_t *off;		/* byte offset of each entry's hash_code */
+	uint32_t *hash;
+	unsigned n;
+	int strict;
+};
+
+static int cf_entry(void *arg, const struct f2_dirent *d)
+{
+	struct cf_job *j = arg;
+	uint64_t at;
+	uint32_t addr, h;
+
+	if ((d->name_len == 1 && d->name[0] == '.') ||
+	    (d->name_len == 2 && d->name[0] == '.' && d->name[1] == '.'))
+		return 0;
+	if (f2_dentry_hash_casefold(d->name, d->name_len, j->strict, &h) < 0)
+		return 0;
+	if (d->block == UINT64_MAX) {
+		struct f2_inline_dentry_geom g;
+
+		f2_inline_dentry_geom(j->ir->inline_bytes, &g);
+		at = (uint64_t)j->ir->blkaddr * F2_BLKSIZE +
+		     (uint64_t)(f2_inline_data(j->ir) - (const uint8_t *)&j->ir->node) +
+		     g.dentry_off;
+	} else {
+		struct f2_file *file;
+
+		if (d->block >= 2)
+			die("directory past level 0: ", (const char *)d->name);
+		if (f2_file_open_ref(j->fs, j->ir, &file) ||
+		    f2_file_map(file, d->block, &addr, NULL))
+			die("cannot map a directory block", "");
+		f2_file_close(file);
+		at = (uint64_t)addr * F2_BLKSIZE + offsetof(struct f2_dentry_block, dentry);
+	}
+	at += (uint64_t)d->slot * sizeof(struct f2_dir_entry) +
+	      offsetof(struct f2_dir_entry, hash_code);
+	j->off = realloc(j->off, (j->n + 1) * sizeof(*j->off));
+	j->hash = realloc(j->hash, (j->n + 1) * sizeof(*j->hash));
+	if (!j->off || !j->hash)
+		die("out of memory", "");
+	j->off[j->n] = at;
+	j->hash[j->n++] = h;
+	return 0;
+}
+
+/* f2field IMG casefold DIR (see the head of this file). */
+static void casefold_dir(const char *img, uint32_t dir)
+{
+	struct f2_fs *fs = open_fs(img, 0);
+	struct f2_inode_ref ir;
+	struct cf_job j = { fs, &ir, NULL, NULL, 0, 0 };
+	uint64_t flags_off;
+	size_t size;
+	int csum;
+
+	if (f2_inode_read(fs, dir, &ir))
+		die("", fs->why);
+	j.strict = !!(f2_le16(fs->sb.s_encoding_flags) & F2_ENC_STRICT_MODE_FL);
+	csum = !!(fs->features & F2_FEAT_INODE_CHKSUM);
+	flags_off = (uint64_t)ir.blkaddr * F2_BLKSIZE;
+	if (!field_at(F2_ST_INODE, "i_flags", &flags_off, &size))
+		die("no i_flags field", "");
+	f2_dir_iter(fs, &ir, cf_entry, &j);
+	put(img, flags_off, size, f2_le32(ir.node.i.i_flags) | F2_CASEFOLD_FL);
+	f2_fs_close(fs);
+	for (unsigned i = 0; i < j.n; i++)
+		put(img, j.off[i], 4, j.hash[i]);
+	free(j.off);
+	free(j.hash);
+	if (csum) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "inode.%u", dir);
+		fixcrc(img, what);
+	}
+}
+
 /* Put inodes on the orphan list through the engine (one checkpoint). */
 static void orphan_add(const char *img, int n, char **inos)
 {
@@ -540,6 +630,21 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "hash")) {
 		printf("%u\n", f2_dentry_hash((const uint8_t *)argv[2], strlen(argv[2])));
+		return 0;
+	}
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "hashcf")) {
+		const char *name = argv[argc - 1];
+		uint32_t h;
+
+		if (f2_dentry_hash_casefold((const uint8_t *)name, strlen(name),
+					    argc == 4 && !strcmp(argv[2], "-s"), &h) < 0)
+			printf("refused\n");
+		else
+			printf("%u\n", h);
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[2], "casefold")) {
+		casefold_dir(argv[1], num(argv[3]));
 		return 0;
 	}
 	if (argc == 5 && !strcmp(argv[2], "dentblk")) {
