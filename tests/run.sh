@@ -55,7 +55,7 @@ deps=(build-essential autoconf automake libtool pkg-config uuid-dev
       groff-base man-db
       jq liblz4-dev libzstd-dev liblzo2-dev
       clang libclang-rt-14-dev
-      python3 time)
+      python3 time unicode-data)
 
 install_deps() {
 	local p missing=()
