@@ -44,14 +44,11 @@ static void pack_chunk(const uint8_t *p, size_t len, uint32_t out[4])
 		*out++ = pad;
 }
 
-uint32_t f2_dentry_hash(const uint8_t *name, size_t len)
+uint32_t f2_tea_hash(const uint8_t *name, size_t len)
 {
 	uint32_t h[4] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476 };
 	uint32_t in[4];
 
-	if ((len == 1 && name[0] == '.') ||
-	    (len == 2 && name[0] == '.' && name[1] == '.'))
-		return 0;
 	for (;;) {
 		pack_chunk(name, len, in);
 		tea_rounds(h, in);
@@ -61,4 +58,12 @@ uint32_t f2_dentry_hash(const uint8_t *name, size_t len)
 		len -= 16;
 	}
 	return h[0];
+}
+
+uint32_t f2_dentry_hash(const uint8_t *name, size_t len)
+{
+	if ((len == 1 && name[0] == '.') ||
+	    (len == 2 && name[0] == '.' && name[1] == '.'))
+		return 0;
+	return f2_tea_hash(name, len);
 }
