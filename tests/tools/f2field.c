@@ -33,6 +33,9 @@
  *   f2field IMG orphan INO...      add inodes to the orphan list (engine,
  *                                  one checkpoint)
  *   f2field hash NAME              the dentry hash of NAME
+ *   f2field hashcf NAME [strict]   its hash in a casefolded directory
+ *                                  (f2_dentry_hash_casefold); "refused"
+ *                                  and exit 1 when strict refuses NAME
  *   f2field IMG dentblk DIR NAME   the directory block (file block index)
  *                                  holding NAME, "inline" when inline
  * The read path must accept the image to locate nat/sit/ssa/inode/node/
@@ -46,6 +49,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "f2/casefold.h"
 #include "f2/crc.h"
 #include "f2/engine.h"
 #include "f2/errors.h"
@@ -540,6 +544,18 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "hash")) {
 		printf("%u\n", f2_dentry_hash((const uint8_t *)argv[2], strlen(argv[2])));
+		return 0;
+	}
+	if ((argc == 3 || (argc == 4 && !strcmp(argv[3], "strict"))) &&
+	    !strcmp(argv[1], "hashcf")) {
+		uint32_t h;
+
+		if (f2_dentry_hash_casefold((const uint8_t *)argv[2], strlen(argv[2]), argc == 4,
+					    &h) < 0) {
+			printf("refused\n");
+			return 1;
+		}
+		printf("%u\n", h);
 		return 0;
 	}
 	if (argc == 5 && !strcmp(argv[2], "dentblk")) {
