@@ -35,7 +35,9 @@
  *   f2field hash NAME              the dentry hash of NAME
  *   f2field hashcf NAME [strict]   its hash in a casefolded directory
  *                                  (f2_dentry_hash_casefold); "refused"
- *                                  and exit 1 when strict refuses NAME
+ *                                  and exit 1 when strict refuses NAME;
+ *                                  NAME "-": one line per NUL-ended name
+ *                                  read from stdin (exit 0)
  *   f2field IMG dentblk DIR NAME   the directory block (file block index)
  *                                  holding NAME, "inline" when inline
  * The read path must accept the image to locate nat/sit/ssa/inode/node/
@@ -59,6 +61,37 @@
 #include "f2/fs.h"
 #include "f2/io.h"
 #include "f2/sb.h"
+
+/* f2field hashcf: the casefolded hash of name, or "refused" (1). */
+static int hashcf(const char *name, size_t len, int strict)
+{
+	uint32_t h;
+
+	if (f2_dentry_hash_casefold((const uint8_t *)name, len, strict, &h) < 0) {
+		printf("refused\n");
+		return 1;
+	}
+	printf("%u\n", h);
+	return 0;
+}
+
+static int hashcf_stdin(int strict)
+{
+	char name[F2_NAME_LEN + 2];
+	size_t n = 0;
+	int c;
+
+	while ((c = getchar()) != EOF) {
+		if (c) {
+			if (n < sizeof(name))
+				name[n++] = (char)c;
+			continue;
+		}
+		hashcf(name, n, strict);
+		n = 0;
+	}
+	return 0;
+}
 
 static int die(const char *what, const char *arg)
 {
@@ -548,15 +581,9 @@ int main(int argc, char **argv)
 	}
 	if ((argc == 3 || (argc == 4 && !strcmp(argv[3], "strict"))) &&
 	    !strcmp(argv[1], "hashcf")) {
-		uint32_t h;
-
-		if (f2_dentry_hash_casefold((const uint8_t *)argv[2], strlen(argv[2]), argc == 4,
-					    &h) < 0) {
-			printf("refused\n");
-			return 1;
-		}
-		printf("%u\n", h);
-		return 0;
+		if (strcmp(argv[2], "-"))
+			return hashcf(argv[2], strlen(argv[2]), argc == 4);
+		return hashcf_stdin(argc == 4);
 	}
 	if (argc == 5 && !strcmp(argv[2], "dentblk")) {
 		struct f2_fs *fs = open_fs(argv[1], 0);
