@@ -238,6 +238,7 @@ static void show_inode(struct dump_ctx *d, struct f2_inode_ref *ir)
 	print_inode(o, &ir->node);
 	print_footer(o, &ir->node);
 	out_u64(o, "encrypted", (uint64_t)ir->encrypted);
+	out_u64(o, "casefolded", !!(f2_le32(ir->node.i.i_flags) & F2_CASEFOLD_FL));
 	out_u64(o, "compressed", ir->cluster_blocks != 0);
 	out_i64(o, "checksum_ok", ir->csum_ok);
 	out_arr_begin(o, "xattrs");

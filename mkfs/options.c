@@ -50,6 +50,9 @@ void mkfs_usage(FILE *out)
 "    --uid-map H:F[:N], --gid-map H:F[:N]  map host ids (repeatable)\n"
 "    --file-contexts FILE  SELinux labels (libselinux), --mount-point PATH\n"
 "    --progress, --no-progress  progress on stderr (default: on a tty)\n"
+"    --casefold PATH  make directory PATH of the volume (\"/\": the root)\n"
+"                  casefolded; its subdirectories inherit it (repeatable;\n"
+"                  needs -C utf8)\n"
 "  --populate    with --root: copy into an existing, unmounted F2FS device\n"
 "  -h, --help    this help\n");
 }
@@ -260,6 +263,10 @@ static int parse_option(struct mkfs_cmd *c, int ch, const char *arg)
 	case 261: c->pop.mount_point = arg; break;
 	case 262: c->pop.progress = 1; break;
 	case 263: c->pop.progress = 0; break;
+	case 264:
+		if (pop_add_casefold(&c->pop, arg, "mkfs.f2fs"))
+			return -1;
+		break;
 	default:
 		mkfs_usage(stderr);
 		return -1;
@@ -280,6 +287,7 @@ int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 		{ "mount-point", required_argument, NULL, 261 },
 		{ "progress", no_argument, NULL, 262 },
 		{ "no-progress", no_argument, NULL, 263 },
+		{ "casefold", required_argument, NULL, 264 },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch, r;
@@ -293,6 +301,15 @@ int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 	}
 	if (c->populate_only && !c->pop.root) {
 		fprintf(stderr, "mkfs.f2fs: --populate needs --root DIR\n");
+		return -1;
+	}
+	if (c->pop.ncasefold && !c->pop.root) {
+		fprintf(stderr, "mkfs.f2fs: --casefold needs --root DIR\n");
+		return -1;
+	}
+	/* --populate: the volume's own features decide (populate checks) */
+	if (c->pop.ncasefold && !c->populate_only && !(c->fs.sb.features & F2_FEAT_CASEFOLD)) {
+		fprintf(stderr, "mkfs.f2fs: --casefold needs the casefold feature (-C utf8)\n");
 		return -1;
 	}
 	if (optind >= argc) {

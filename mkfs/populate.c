@@ -4,7 +4,9 @@
  * the write engine (f2/engine.h): regular files (holes kept, found with
  * SEEK_DATA/SEEK_HOLE), directories, symlinks, hard links, fifos, sockets,
  * device nodes, modes, owners through uid/gid maps, user/trusted/security
- * xattrs, and SELinux labels from a file_contexts file (libselinux).
+ * xattrs, SELinux labels from a file_contexts file (libselinux), and
+ * casefolded directories (--casefold: the engine folds, hashes and
+ * refuses names as the kernel would, and subdirectories inherit the flag).
  * Entries are visited in byte order of their names and every time can be
  * fixed, so the same input gives the same image.  One checkpoint at the
  * end commits everything: a crash before it leaves the volume as it was.
@@ -39,6 +41,8 @@ struct pop {
 	size_t plen;
 	char fspath[8192];		/* path in the volume, for labels */
 	size_t flen;
+	size_t mplen;			/* fspath's mount point prefix */
+	char *cf[POP_MAX_CASEFOLD];	/* --casefold paths: "" (root), "/a/b" */
 	uint8_t *buf;
 	struct f2_map links;		/* host dev -> struct f2_map *: host ino -> f2fs ino */
 	uint64_t files, bytes, last_report;
@@ -70,6 +74,96 @@ int pop_parse_idmap(const char *spec, struct pop_idmap *m)
 	m->host = (uint32_t)a;
 	m->fs = (uint32_t)b;
 	m->count = (uint32_t)c;
+	return 0;
+}
+
+/* PATH as "/a/b" ("" for the root) in out, or -1 for "." or "..". */
+static int cf_normalize(const char *path, char *out, size_t outsz)
+{
+	size_t o = 0;
+
+	while (*path) {
+		size_t n;
+
+		while (*path == '/')
+			path++;
+		n = strcspn(path, "/");
+		if (!n)
+			break;
+		if ((n == 1 && path[0] == '.') || (n == 2 && !strncmp(path, "..", 2)) ||
+		    o + n + 2 > outsz)
+			return -1;
+		out[o++] = '/';
+		memcpy(out + o, path, n);
+		o += n;
+		path += n;
+	}
+	out[o] = 0;
+	return 0;
+}
+
+int pop_add_casefold(struct pop_opts *o, const char *path, const char *prog)
+{
+	char buf[4096];
+
+	if (o->ncasefold >= POP_MAX_CASEFOLD) {
+		fprintf(stderr, "%s: --casefold: at most %d directories\n", prog,
+			POP_MAX_CASEFOLD);
+		return -1;
+	}
+	if (!*path || cf_normalize(path, buf, sizeof(buf))) {
+		fprintf(stderr, "%s: --casefold '%s': not a path in the volume (\"/\" is its "
+			"root; no \".\" or \"..\")\n", prog, path);
+		return -1;
+	}
+	o->casefold[o->ncasefold++] = path;
+	return 0;
+}
+
+/*
+ * Normalize the --casefold paths into p->cf and check each names a
+ * directory of the host tree, every component a directory (not a
+ * symlink): the walk meets exactly those.  0 or a negative code.
+ */
+static int cf_prepare(struct pop *p)
+{
+	char host[sizeof(p->path)], norm[4096];
+	struct stat st;
+
+	for (uint32_t i = 0; i < p->o->ncasefold; i++) {
+		const char *path = p->o->casefold[i];
+
+		if (cf_normalize(path, norm, sizeof(norm)) ||
+		    p->plen + strlen(norm) >= sizeof(host)) {
+			fprintf(p->err, "populate: --casefold '%s': not a path in the volume\n",
+				path);
+			return -EINVAL;
+		}
+		for (char *c = norm; c;) {
+			char *next = strchr(c + 1, '/');
+
+			snprintf(host, sizeof(host), "%.*s%.*s", (int)p->plen, p->path,
+				 (int)(next ? next - norm : (ptrdiff_t)strlen(norm)), norm);
+			if (lstat(host, &st) || !S_ISDIR(st.st_mode)) {
+				fprintf(p->err, "populate: --casefold '%s': %s is not a directory "
+					"of the tree\n", path, host);
+				return -ENOTDIR;
+			}
+			c = next;
+		}
+		p->cf[i] = strdup(norm);
+		if (!p->cf[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Is the directory at p->fspath one --casefold names? */
+static int cf_listed(const struct pop *p)
+{
+	for (uint32_t i = 0; i < p->o->ncasefold; i++)
+		if (p->cf[i] && !strcmp(p->cf[i], p->fspath + p->mplen))
+			return 1;
 	return 0;
 }
 
@@ -318,6 +412,8 @@ static int one(struct pop *p, uint32_t dir_ino, const char *name)
 	if (lstat(p->path, &st))
 		return fail(p, -errno, "lstat");
 	attr_of(p, &st, &a);
+	if (S_ISDIR(st.st_mode) && cf_listed(p))
+		a.flags |= F2_CASEFOLD_FL;
 	if (!S_ISDIR(st.st_mode) && st.st_nlink > 1 && (ino = hl_find(p, &st))) {
 		err = f2_engine_link(p->w, dir_ino, name, nl, ino);
 		return err ? fail(p, err, "link") : 0;
@@ -445,10 +541,14 @@ int pop_run(const char *dev, const struct pop_opts *o, FILE *err_out)
 		while (p.flen && p.fspath[p.flen - 1] == '/')
 			p.fspath[--p.flen] = 0;
 	}
+	p.mplen = p.flen;
 	if (stat(p.path, &st) || !S_ISDIR(st.st_mode)) {
 		fprintf(err_out, "populate: %s: not a directory\n", o->root);
 		return -ENOTDIR;
 	}
+	err = cf_prepare(&p);
+	if (err)
+		goto out;
 	if (o->file_contexts) {
 		struct selinux_opt so[] = { { SELABEL_OPT_PATH, o->file_contexts } };
 
@@ -480,6 +580,12 @@ int pop_run(const char *dev, const struct pop_opts *o, FILE *err_out)
 		err = F2_EUNSUPP;
 		goto out;
 	}
+	if (o->ncasefold && !(fs->features & F2_FEAT_CASEFOLD)) {
+		fprintf(err_out, "populate: %s: --casefold needs a volume with the casefold "
+			"feature (mkfs.f2fs -C utf8)\n", dev);
+		err = F2_EUNSUPP;
+		goto out;
+	}
 	err = f2_engine_open(fs, NULL, &p.w);
 	if (err) {
 		fprintf(err_out, "populate: %s: %s\n", dev, fs->why);
@@ -488,6 +594,8 @@ int pop_run(const char *dev, const struct pop_opts *o, FILE *err_out)
 	/* the root takes the source directory's attributes */
 	attr_of(&p, &st, &a);
 	err = f2_engine_setattr(p.w, F2_ROOT_INO, &a);
+	if (!err && cf_listed(&p) && (err = f2_engine_casefold_dir(p.w, F2_ROOT_INO)))
+		fail(&p, err, "--casefold /");
 	if (!err)
 		err = copy_xattrs(&p, F2_ROOT_INO, &st);
 	if (!err)
@@ -508,6 +616,8 @@ out:
 	if (p.sehnd)
 		selabel_close(p.sehnd);
 	hl_free(&p.links);
+	for (uint32_t i = 0; i < o->ncasefold; i++)
+		free(p.cf[i]);
 	free(p.xnames);
 	free(p.buf);
 	return err;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #define POP_MAX_MAPS	16
+#define POP_MAX_CASEFOLD 64
 
 /* host id range [host, host + count) becomes [fs, fs + count) */
 struct pop_idmap {
@@ -19,10 +20,18 @@ struct pop_opts {
 	uint32_t nuid, ngid;
 	const char *file_contexts;	/* SELinux file_contexts, or NULL */
 	const char *mount_point;	/* path of the volume's root at run time ("/") */
+	/* directories made casefolded (paths in the volume, "/" its root;
+	 * their subdirectories inherit the flag) */
+	const char *casefold[POP_MAX_CASEFOLD];
+	uint32_t ncasefold;
 	int progress;			/* -1 auto (stderr is a tty), 0 off, 1 on */
 	int quiet;
 };
 
+/* Add --casefold PATH to o; 0, or -1 (with a message on stderr, after
+ * prog) when PATH is not a plain path ("." or ".." in it) or there are
+ * too many. */
+int pop_add_casefold(struct pop_opts *o, const char *path, const char *prog);
 /* Parse "HOST:FS[:COUNT]" into one map entry; returns 0 or -1. */
 int pop_parse_idmap(const char *spec, struct pop_idmap *m);
 /* Copy o->root into the unmounted volume on dev (as opened by

@@ -20,6 +20,9 @@ static void usage(FILE *out)
 		"  --gid-map H:F[:N]     the same for gids\n"
 		"  --file-contexts FILE  SELinux labels from this file_contexts (libselinux)\n"
 		"  --mount-point PATH    where the volume is mounted, for label lookups (/)\n"
+		"  --casefold PATH       make directory PATH of the volume (\"/\": the root)\n"
+		"                        casefolded, inherited by its subdirectories\n"
+		"                        (repeatable; the volume needs the casefold feature)\n"
 		"  --progress / --no-progress   progress on stderr (default: when a tty)\n"
 		"  -q                    quiet\n");
 }
@@ -32,6 +35,7 @@ int main(int argc, char **argv)
 		{ "gid-map", required_argument, NULL, 'g' },
 		{ "file-contexts", required_argument, NULL, 'f' },
 		{ "mount-point", required_argument, NULL, 'm' },
+		{ "casefold", required_argument, NULL, 'c' },
 		{ "progress", no_argument, NULL, 'p' },
 		{ "no-progress", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
@@ -74,6 +78,10 @@ int main(int argc, char **argv)
 		}
 		case 'f': o.file_contexts = optarg; break;
 		case 'm': o.mount_point = optarg; break;
+		case 'c':
+			if (pop_add_casefold(&o, optarg, "f2fs-populate"))
+				return 8;
+			break;
 		case 'p': o.progress = 1; break;
 		case 'P': o.progress = 0; break;
 		case 'q': o.quiet = 1; break;

@@ -71,6 +71,7 @@ void f2_engine_close(struct f2_engine *w)
 	free_map(&w->sit);
 	free_map(&w->nodes);
 	free_map(&w->dblks);
+	f2_map_free(&w->cf_checked);
 	free(w->nat_bitmap);
 	free(w->sit_bitmap);
 	free(w->freemap);
@@ -109,6 +110,7 @@ int eng_open(struct f2_fs *fs, const struct f2_engine_opts *o, struct f2_engine 
 	f2_map_init(&w->sit, sizeof(void *), 0);
 	f2_map_init(&w->nodes, sizeof(void *), 0);
 	f2_map_init(&w->dblks, sizeof(void *), 0);
+	f2_map_init(&w->cf_checked, 0, F2_MAP_KEY32);
 	if (o)
 		w->o = *o;
 	if (!w->o.cache_blocks)

@@ -5,12 +5,18 @@
  * (bucket counts and block indexes per level as Linux 6.1 with
  * dir_level 0, levels added on demand up to 63), entry insert, lookup
  * and removal.  Directory blocks live in the engine's block cache.
+ *
+ * A casefolded directory (F2_CASEFOLD_FL on a casefold volume) differs
+ * only in its name rule (struct dname): the stored hash is
+ * f2_dentry_hash_casefold()'s, names compare with f2_casefold_name_eq(),
+ * and a lookup the hash misses scans every entry, as both kernels do.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "f2/bitmap.h"
+#include "f2/casefold.h"
 #include "f2/errors.h"
 #include "f2/file.h"
 #include "f2/hash.h"
@@ -103,15 +109,66 @@ static uint32_t after_entry(const struct area *a, uint32_t s)
 	return s + (l ? SLOTS(l) : 1);
 }
 
-/* Find name in an area; returns its slot or -1. */
-static int area_find(const struct area *a, const uint8_t *name, size_t len, uint32_t hash,
-		     int use_hash)
+/*
+ * A name as directory dir sees it: its hash and how it compares.  Plain
+ * directories hash with f2_dentry_hash() and compare bytes; casefolded
+ * ones hash the fold and compare folds (strict: the superblock's
+ * F2_ENC_STRICT_MODE_FL).
+ */
+struct dname {
+	const uint8_t *name;
+	size_t len;
+	uint32_t hash;
+	int cf, strict;
+};
+
+static int dname_eq(const struct dname *n, const uint8_t *ename, size_t elen)
+{
+	if (n->cf)
+		return f2_casefold_name_eq(n->name, n->len, ename, elen, n->strict);
+	return elen == n->len && !memcmp(ename, n->name, elen);
+}
+
+/* Why the kernel refuses name in a strict casefolded directory. */
+static const char *cf_refusal(const uint8_t *name, size_t len)
+{
+	uint8_t fold[F2_CASEFOLD_BUF];
+	int r = f2_utf8_casefold(name, len, fold, sizeof(fold));
+
+	if (r == -EILSEQ)
+		return "not valid UTF-8";
+	if (r == -ENAMETOOLONG)
+		return "its fold is 255 bytes or longer";
+	return "its fold is empty (ignorable code points only)";
+}
+
+/* Fill n for name in directory dir (rule from check_dir()); -EINVAL,
+ * with the reason, for a name the kernel refuses. */
+static int dname_set(struct f2_engine *w, uint32_t dir, struct dname *n, const uint8_t *name,
+		     size_t len)
+{
+	n->name = name;
+	n->len = len;
+	if (!n->cf) {
+		n->hash = f2_dentry_hash(name, len);
+		return 0;
+	}
+	if (f2_dentry_hash_casefold(name, len, n->strict, &n->hash) < 0)
+		return eng_fail(w, -EINVAL, "name '%.*s' refused in casefolded directory ino %u "
+				"of a strict volume: %s", (int)len, (const char *)name, dir,
+				cf_refusal(name, len));
+	return 0;
+}
+
+/* Find n in an area (by hash too when use_hash); returns its slot or -1. */
+static int area_find(const struct area *a, const struct dname *n, int use_hash)
 {
 	for (uint32_t s = next_entry(a, 0); s < a->max; s = next_entry(a, after_entry(a, s))) {
 		uint32_t l = f2_le16(a->de[s].name_len);
 
-		if (l == len && (!use_hash || f2_le32(a->de[s].hash_code) == hash) &&
-		    s + SLOTS(l) <= a->max && !memcmp(a->names[s], name, len))
+		if (l && l <= F2_NAME_LEN && s + SLOTS(l) <= a->max &&
+		    (!use_hash || f2_le32(a->de[s].hash_code) == n->hash) &&
+		    dname_eq(n, a->names[s], l))
 			return (int)s;
 	}
 	return -1;
@@ -195,7 +252,22 @@ int eng_dblk_get(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng_bl
 	return 0;
 }
 
-static int check_dir(struct f2_engine *w, uint32_t dir, struct eng_blk **inode)
+/* Is the casefold flag of a directory usable on this volume?  0 or why not. */
+static int cf_usable(struct f2_engine *w, uint32_t dir)
+{
+	uint16_t enc = f2_le16(w->fs->sb.s_encoding);
+
+	if (!(w->fs->features & F2_FEAT_CASEFOLD))
+		return eng_fail(w, F2_EUNSUPP, "directory ino %u: casefolding needs the casefold "
+				"feature", dir);
+	if (!f2_encoding_name(enc))
+		return eng_fail(w, F2_EUNSUPP, "directory ino %u: casefold encoding %u unknown",
+				dir, enc);
+	return 0;
+}
+
+/* Directory dir's inode and its name rule (n->cf, n->strict). */
+static int check_dir(struct f2_engine *w, uint32_t dir, struct eng_blk **inode, struct dname *n)
 {
 	int err = eng_inode_get(w, dir, inode);
 	struct f2_inode *i;
@@ -205,14 +277,23 @@ static int check_dir(struct f2_engine *w, uint32_t dir, struct eng_blk **inode)
 	i = &eng_node(*inode)->i;
 	if (!S_ISDIR(f2_le16(i->i_mode)))
 		return eng_fail(w, -ENOTDIR, "ino %u is not a directory", dir);
-	if ((f2_le32(i->i_flags) & (F2_CASEFOLD_FL | F2_ENCRYPT_FL)) ||
-	    (i->i_advise & F2_ADVISE_ENCRYPT))
-		return eng_fail(w, F2_EUNSUPP, "directory ino %u is casefolded or encrypted", dir);
+	if ((f2_le32(i->i_flags) & F2_ENCRYPT_FL) || (i->i_advise & F2_ADVISE_ENCRYPT))
+		return eng_fail(w, F2_EUNSUPP, "directory ino %u is encrypted", dir);
 	if (i->i_dir_level)
 		return eng_fail(w, F2_EUNSUPP, "directory ino %u: dir_level %u", dir,
 			       i->i_dir_level);
+	memset(n, 0, sizeof(*n));
+	if (f2_le32(i->i_flags) & F2_CASEFOLD_FL) {
+		err = cf_usable(w, dir);
+		if (err)
+			return err;
+		n->cf = 1;
+		n->strict = !!(f2_le16(w->fs->sb.s_encoding_flags) & F2_ENC_STRICT_MODE_FL);
+	}
 	return 0;
 }
+
+static int cf_mark_exact(struct f2_engine *w, uint32_t dir);
 
 int eng_dir_init(struct f2_engine *w, struct eng_blk *inode, uint32_t parent)
 {
@@ -227,7 +308,7 @@ int eng_dir_init(struct f2_engine *w, struct eng_blk *inode, uint32_t parent)
 	f2_set_le64(eng_node(inode)->i.i_size, l.inline_bytes);
 	f2_set_le32(eng_node(inode)->i.i_current_depth, 1);
 	inode->dirty = 1;
-	return 0;
+	return cf_mark_exact(w, (uint32_t)inode->key);
 }
 
 /* Inline dentries into block 0, positions kept (they fit: fewer slots). */
@@ -267,23 +348,97 @@ int eng_dir_init_block(struct f2_engine *w, struct eng_blk *inode, uint32_t pare
 	return err ? err : convert_inline_dir(w, (uint32_t)inode->key, inode);
 }
 
+/* Level and bucket of directory block fofs (within levels < depth). */
+static void block_bucket(uint64_t fofs, uint32_t *level, uint64_t *bucket)
+{
+	uint32_t lv = 0;
+	uint64_t start = 0;
+
+	while (lv + 1 < F2_MAX_DIR_HASH_DEPTH &&
+	       fofs >= start + dir_buckets(lv) * bucket_blocks(lv)) {
+		start += dir_buckets(lv) * bucket_blocks(lv);
+		lv++;
+	}
+	*level = lv;
+	*bucket = (fofs - start) / bucket_blocks(lv);
+}
+
+/*
+ * Are the hash and the bucket of every entry of casefolded directory dir
+ * the ones a lookup computes?  Then the kernel's fallback scan can find
+ * nothing the hash lookup missed, and the engine skips it (entries it
+ * adds keep this true; w->cf_checked remembers the directories).  1, 0
+ * or an error.
+ */
+static int cf_hashes_exact(struct f2_engine *w, uint32_t dir, struct eng_blk *inode,
+			   const struct dname *rule)
+{
+	uint32_t depth = f2_le32(eng_node(inode)->i.i_current_depth), level;
+	uint64_t nblocks = (f2_le64(eng_node(inode)->i.i_size) + F2_BLKSIZE - 1) / F2_BLKSIZE;
+	uint64_t bucket;
+	struct eng_blk *b;
+	struct area a;
+	int hole, err;
+
+	if (f2_map_find(&w->cf_checked, dir))
+		return 1;
+	if (depth > F2_MAX_DIR_HASH_DEPTH)
+		return eng_fail(w, F2_ECORRUPT, "directory ino %u: depth %u", dir, depth);
+	if (nblocks > level_start(depth))
+		nblocks = level_start(depth);
+	for (uint64_t fofs = 0; fofs < nblocks; fofs++) {
+		err = eng_dblk_get(w, dir, fofs, &b, &hole);
+		if (err)
+			return err;
+		area_block(b->data, &a);
+		block_bucket(fofs, &level, &bucket);
+		for (uint32_t s = next_entry(&a, 0); s < a.max;
+		     s = next_entry(&a, after_entry(&a, s))) {
+			uint32_t l = f2_le16(a.de[s].name_len), h;
+
+			if (!l || l > F2_NAME_LEN || s + SLOTS(l) > a.max)
+				continue;	/* never matches */
+			if (f2_dentry_hash_casefold(a.names[s], l, rule->strict, &h) < 0)
+				continue;	/* matches no lookup */
+			if (h != f2_le32(a.de[s].hash_code) || h % dir_buckets(level) != bucket)
+				return 0;
+		}
+	}
+	return f2_map_insert(&w->cf_checked, dir, NULL) ? 1 : -ENOMEM;
+}
+
+/* A fresh directory: every entry it will hold is added by the engine. */
+static int cf_mark_exact(struct f2_engine *w, uint32_t dir)
+{
+	return f2_map_insert(&w->cf_checked, dir, NULL) ? 0 : -ENOMEM;
+}
+
+void eng_dir_forget(struct f2_engine *w, uint32_t dir)
+{
+	f2_map_remove(&w->cf_checked, dir, NULL);
+}
+
 int eng_dir_add(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t len,
 	       uint32_t ino, uint8_t type)
 {
 	struct eng_blk *inode, *b;
-	uint32_t need = SLOTS(len), hash, depth;
+	uint32_t need = SLOTS(len), depth;
+	struct dname n;
 	struct area a;
-	int s, err = check_dir(w, dir, &inode), hole;
+	int s, err = check_dir(w, dir, &inode, &n), hole;
 
 	if (err)
 		return err;
 	if (!len || len > F2_NAME_LEN)
 		return eng_fail(w, F2_ERANGE, "name of length %zu", len);
+	err = dname_set(w, dir, &n, name, len);
+	if (err)
+		return err;
 	if (eng_node(inode)->i.i_inline & F2_INLINE_DENTRY) {
 		area_inline(w, inode, &a);
 		s = find_slots(&a, need);
 		if (s >= 0) {
-			put_entry(&a, (uint32_t)s, name, len, f2_dentry_hash(name, len), ino, type);
+			put_entry(&a, (uint32_t)s, name, len, n.hash, ino, type);
 			inode->dirty = 1;
 			return 0;
 		}
@@ -291,10 +446,9 @@ int eng_dir_add(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t l
 		if (err)
 			return err;
 	}
-	hash = f2_dentry_hash(name, len);
 	depth = f2_le32(eng_node(inode)->i.i_current_depth);
 	for (uint32_t level = 0; level < F2_MAX_DIR_HASH_DEPTH; level++) {
-		uint64_t first = level_start(level) + (hash % dir_buckets(level)) *
+		uint64_t first = level_start(level) + (n.hash % dir_buckets(level)) *
 				 bucket_blocks(level);
 
 		if (level >= depth) {
@@ -310,7 +464,7 @@ int eng_dir_add(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t l
 			s = find_slots(&a, need);
 			if (s < 0)
 				continue;
-			put_entry(&a, (uint32_t)s, name, len, hash, ino, type);
+			put_entry(&a, (uint32_t)s, name, len, n.hash, ino, type);
 			b->dirty = 1;
 			/* the inode may have been evicted? no: only top-level calls evict */
 			if ((fofs + 1) * F2_BLKSIZE > f2_le64(eng_node(inode)->i.i_size)) {
@@ -324,67 +478,101 @@ int eng_dir_add(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t l
 		       F2_MAX_DIR_HASH_DEPTH);
 }
 
-int eng_dir_find(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t len,
-		uint32_t *ino, int remove, int *is_empty_out)
-{
-	struct eng_blk *inode, *b;
-	uint32_t hash, depth;
-	uint64_t nblocks;
+/* Where a search found its entry. */
+struct hit {
 	struct area a;
-	int s, hole, err = check_dir(w, dir, &inode);
+	struct eng_blk *b;	/* the block holding it: the inode when inline */
+	uint32_t slot;
+};
 
-	(void)is_empty_out;
+/*
+ * Find n in directory dir: in the inline area, else in n's bucket of
+ * every level (use_hash) or in every bucket of every level (the scan the
+ * kernel falls back to in casefolded directories).  0 with *h, -ENOENT.
+ */
+static int dir_search(struct f2_engine *w, uint32_t dir, struct eng_blk *inode,
+		      const struct dname *n, int use_hash, struct hit *h)
+{
+	uint32_t depth = f2_le32(eng_node(inode)->i.i_current_depth);
+	uint64_t nblocks = (f2_le64(eng_node(inode)->i.i_size) + F2_BLKSIZE - 1) / F2_BLKSIZE;
+	int s, hole, err;
+
+	if (eng_node(inode)->i.i_inline & F2_INLINE_DENTRY) {
+		area_inline(w, inode, &h->a);
+		s = area_find(&h->a, n, 0);
+		if (s < 0)
+			return -ENOENT;
+		h->b = inode;
+		h->slot = (uint32_t)s;
+		return 0;
+	}
+	if (depth > F2_MAX_DIR_HASH_DEPTH)
+		return eng_fail(w, F2_ECORRUPT, "directory ino %u: depth %u", dir, depth);
+	for (uint32_t level = 0; level < depth; level++) {
+		uint64_t start = level_start(level), per = bucket_blocks(level);
+		uint64_t first = start + (use_hash ? (n->hash % dir_buckets(level)) * per : 0);
+		uint64_t end = use_hash ? first + per : start + dir_buckets(level) * per;
+
+		if (first >= nblocks)
+			break;
+		for (uint64_t fofs = first; fofs < end && fofs < nblocks; fofs++) {
+			err = eng_dblk_get(w, dir, fofs, &h->b, &hole);
+			if (err)
+				return err;
+			area_block(h->b->data, &h->a);
+			s = area_find(&h->a, n, use_hash);
+			if (s >= 0) {
+				h->slot = (uint32_t)s;
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
+}
+
+int eng_dir_find(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t len,
+		uint32_t *ino, int remove, char *found)
+{
+	struct eng_blk *inode;
+	struct dname n;
+	struct hit h;
+	int err = check_dir(w, dir, &inode, &n);
+
 	if (err)
 		return err;
 	if (!len || len > F2_NAME_LEN)
 		return -ENOENT;
-	if (eng_node(inode)->i.i_inline & F2_INLINE_DENTRY) {
-		area_inline(w, inode, &a);
-		s = area_find(&a, name, len, 0, 0);
-		if (s < 0)
-			return -ENOENT;
-		*ino = f2_le32(a.de[s].ino);
-		if (remove) {
-			remove_entry(&a, (uint32_t)s);
-			inode->dirty = 1;
-		}
-		return 0;
+	err = dname_set(w, dir, &n, name, len);
+	if (err)
+		return err;
+	err = dir_search(w, dir, inode, &n, 1, &h);
+	if (err == -ENOENT && n.cf && !(eng_node(inode)->i.i_inline & F2_INLINE_DENTRY)) {
+		err = cf_hashes_exact(w, dir, inode, &n);
+		err = err < 0 ? err : err ? -ENOENT : dir_search(w, dir, inode, &n, 0, &h);
 	}
-	hash = f2_dentry_hash(name, len);
-	depth = f2_le32(eng_node(inode)->i.i_current_depth);
-	nblocks = (f2_le64(eng_node(inode)->i.i_size) + F2_BLKSIZE - 1) / F2_BLKSIZE;
-	if (depth > F2_MAX_DIR_HASH_DEPTH)
-		return eng_fail(w, F2_ECORRUPT, "directory ino %u: depth %u", dir, depth);
-	for (uint32_t level = 0; level < depth; level++) {
-		uint64_t first = level_start(level) + (hash % dir_buckets(level)) *
-				 bucket_blocks(level);
+	if (err)
+		return err;
+	*ino = f2_le32(h.a.de[h.slot].ino);
+	if (found) {
+		uint32_t l = f2_le16(h.a.de[h.slot].name_len);
 
-		for (uint64_t fofs = first; fofs < first + bucket_blocks(level) && fofs < nblocks;
-		     fofs++) {
-			err = eng_dblk_get(w, dir, fofs, &b, &hole);
-			if (err)
-				return err;
-			area_block(b->data, &a);
-			s = area_find(&a, name, len, hash, 1);
-			if (s < 0)
-				continue;
-			*ino = f2_le32(a.de[s].ino);
-			if (remove) {
-				remove_entry(&a, (uint32_t)s);
-				b->dirty = 1;
-			}
-			return 0;
-		}
+		memcpy(found, h.a.names[h.slot], l);
+		found[l] = 0;
 	}
-	return -ENOENT;
+	if (remove) {
+		remove_entry(&h.a, h.slot);
+		h.b->dirty = 1;
+	}
+	return 0;
 }
 
 int eng_dir_is_empty(struct f2_engine *w, uint32_t dir)
 {
 	struct eng_blk *inode, *b;
 	uint64_t nblocks;
+	struct dname n;
 	struct area a;
-	int hole, err = check_dir(w, dir, &inode);
+	int hole, err = check_dir(w, dir, &inode, &n);
 
 	if (err)
 		return err;
@@ -402,4 +590,75 @@ int eng_dir_is_empty(struct f2_engine *w, uint32_t dir)
 			return 0;
 	}
 	return 1;
+}
+
+/* Can entry s of a stay as it is once its directory is casefolded?  Its
+ * name must be its own fold (or not fold, on a volume not strict) and its
+ * hash the casefolded one: then no two entries fold alike either. */
+static int cf_entry_fits(const struct area *a, uint32_t s, int strict)
+{
+	uint32_t l = f2_le16(a->de[s].name_len), h;
+	uint8_t fold[F2_CASEFOLD_BUF];
+	int r;
+
+	if (!l || l > F2_NAME_LEN || s + SLOTS(l) > a->max)
+		return 0;
+	if ((l == 1 && a->names[s][0] == '.') ||
+	    (l == 2 && a->names[s][0] == '.' && a->names[s][1] == '.'))
+		return 1;
+	r = f2_dentry_hash_casefold(a->names[s], l, strict, &h);
+	if (r < 0 || h != f2_le32(a->de[s].hash_code))
+		return 0;
+	if (r == F2_CF_RAW)
+		return 1;
+	return f2_utf8_casefold(a->names[s], l, fold, sizeof(fold)) == (int)l &&
+	       !memcmp(fold, a->names[s], l);
+}
+
+static int cf_area_fits(struct f2_engine *w, uint32_t dir, const struct area *a, int strict)
+{
+	for (uint32_t s = next_entry(a, 0); s < a->max; s = next_entry(a, after_entry(a, s)))
+		if (!cf_entry_fits(a, s, strict))
+			return eng_fail(w, -ENOTEMPTY, "directory ino %u holds '%.*s', which "
+					"casefolding would change", dir,
+					(int)f2_le16(a->de[s].name_len), (const char *)a->names[s]);
+	return 0;
+}
+
+int f2_engine_casefold_dir(struct f2_engine *w, uint32_t dir)
+{
+	struct eng_blk *inode, *b;
+	struct dname n;
+	struct area a;
+	uint64_t nblocks;
+	int hole, strict, err = eng_maybe_writeback(w);
+
+	if (err || (err = check_dir(w, dir, &inode, &n)))
+		return err;
+	if (n.cf)
+		return 0;
+	err = cf_usable(w, dir);
+	if (err)
+		return err;
+	strict = !!(f2_le16(w->fs->sb.s_encoding_flags) & F2_ENC_STRICT_MODE_FL);
+	if (eng_node(inode)->i.i_inline & F2_INLINE_DENTRY) {
+		area_inline(w, inode, &a);
+		err = cf_area_fits(w, dir, &a, strict);
+	} else {
+		nblocks = (f2_le64(eng_node(inode)->i.i_size) + F2_BLKSIZE - 1) / F2_BLKSIZE;
+		for (uint64_t fofs = 0; fofs < nblocks && !err; fofs++) {
+			err = eng_dblk_get(w, dir, fofs, &b, &hole);
+			if (err)
+				return err;
+			area_block(b->data, &a);
+			err = cf_area_fits(w, dir, &a, strict);
+		}
+	}
+	if (err)
+		return err;
+	eng_dir_forget(w, dir);
+	f2_set_le32(eng_node(inode)->i.i_flags, f2_le32(eng_node(inode)->i.i_flags) |
+		    F2_CASEFOLD_FL);
+	inode->dirty = 1;
+	return 0;
 }

@@ -75,16 +75,21 @@ static void set_owner_times(struct f2_inode *i, const struct f2_wattr *a)
 	f2_set_le32(i->i_mtime_nsec, a->mtime_ns);
 }
 
-/* 0 when directory dir has no entry name, else -EEXIST or the error. */
+/* 0 when directory dir has no entry name (casefolded: none folding like
+ * it), else -EEXIST naming the entry, or the error. */
 static int name_free(struct f2_engine *w, uint32_t dir, const char *name, size_t len)
 {
+	char there[F2_NAME_LEN + 1];
 	uint32_t found;
-	int err = eng_dir_find(w, dir, (const uint8_t *)name, len, &found, 0, NULL);
+	int err = eng_dir_find(w, dir, (const uint8_t *)name, len, &found, 0, there);
 
-	if (!err)
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	if (strlen(there) == len && !memcmp(there, name, len))
 		return eng_fail(w, -EEXIST, "'%.*s' exists in directory ino %u", (int)len, name,
 			       dir);
-	return err == -ENOENT ? 0 : err;
+	return eng_fail(w, -EEXIST, "'%.*s' folds like '%s', which exists in casefolded "
+		       "directory ino %u", (int)len, name, there, dir);
 }
 
 /* Inode ino's link count changed by delta. */
@@ -178,9 +183,36 @@ void eng_inode_init(struct f2_engine *w, struct eng_blk *b, uint32_t dir, const 
 	}
 }
 
+/*
+ * The i_flags of a new inode of mode a->mode in dir: a->flags, and the
+ * casefold flag of dir for a directory (the kernel's F2FS_FL_INHERITED
+ * masked by f2fs_mask_flags: files and symlinks do not keep it).
+ */
+static int new_flags(struct f2_engine *w, uint32_t dir, const struct f2_wattr *a,
+		     uint32_t *flags)
+{
+	struct eng_blk *p;
+	int err = eng_inode_get(w, dir, &p);
+
+	if (err)
+		return err;
+	*flags = a->flags;
+	if (!S_ISDIR(a->mode)) {
+		if (a->flags & F2_CASEFOLD_FL)
+			return eng_fail(w, -EINVAL, "only directories can be casefolded");
+		return 0;
+	}
+	*flags |= f2_le32(eng_node(p)->i.i_flags) & F2_CASEFOLD_FL;
+	if ((*flags & F2_CASEFOLD_FL) && !(w->fs->features & F2_FEAT_CASEFOLD))
+		return eng_fail(w, F2_EUNSUPP, "casefolded directory on a volume without the "
+			       "casefold feature");
+	return 0;
+}
+
 int f2_engine_create(struct f2_engine *w, uint32_t dir, const char *name, size_t len,
 		  const struct f2_wattr *a, uint32_t *out)
 {
+	struct f2_wattr na = *a;
 	uint32_t ino;
 	struct eng_blk *b;
 	int err, isdir = S_ISDIR(a->mode);
@@ -193,12 +225,14 @@ int f2_engine_create(struct f2_engine *w, uint32_t dir, const char *name, size_t
 	if (!eng_ftype(a->mode))
 		return eng_fail(w, -EINVAL, "mode 0%o has no file type", a->mode);
 	err = name_free(w, dir, name, len);
+	if (!err)
+		err = new_flags(w, dir, a, &na.flags);
 	if (err)
 		return err;
 	err = eng_node_new(w, 0, 0, isdir, &ino, &b);
 	if (err)
 		return err;
-	eng_inode_init(w, b, dir, name, len, a);
+	eng_inode_init(w, b, dir, name, len, &na);
 	if (isdir) {
 		err = eng_dir_init(w, b, dir);
 		if (err)

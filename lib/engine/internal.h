@@ -70,6 +70,9 @@ struct f2_engine {
 	struct f2_map nodes, dblks;		/* cached blocks */
 	size_t cached;
 	uint32_t next_nid;			/* free-nid search cursor */
+	struct f2_map cf_checked;		/* casefolded directories whose
+						 * entries all sit where their
+						 * hash puts them (engine/dir.c) */
 
 	uint64_t valid_blocks, user_blocks;
 	uint32_t valid_nodes, valid_inodes;
@@ -241,8 +244,15 @@ int eng_dblk_get(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng_bl
 		 int *hole);
 int eng_dir_add(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t len,
 	       uint32_t ino, uint8_t type);
+/* Find name in dir (casefolded directories: by its fold); *ino gets the
+ * entry's ino, found (F2_NAME_LEN + 1 bytes, may be NULL) its stored name;
+ * remove takes the entry out.  -ENOENT when absent, -EINVAL for a name a
+ * strict casefolded directory refuses. */
 int eng_dir_find(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t len,
-		uint32_t *ino, int remove, int *is_empty_out);
+		uint32_t *ino, int remove, char *found);
+/* Forget what the engine knew of dir's entries (call after changing them
+ * other than through eng_dir_add / eng_dir_find). */
+void eng_dir_forget(struct f2_engine *w, uint32_t dir);
 int eng_dir_init(struct f2_engine *w, struct eng_blk *inode, uint32_t parent);
 /* eng_dir_init with the entries in dentry block 0 instead of inline (the
  * driver refuses a root whose i_blocks counts its inode alone). */

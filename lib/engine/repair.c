@@ -256,6 +256,7 @@ int f2_engine_repair_dir_iter(struct f2_engine *w, uint32_t dir,
 	i = &eng_node(inode)->i;
 	if (!S_ISDIR(f2_le16(i->i_mode)))
 		return eng_fail(w, -ENOTDIR, "ino %u is not a directory", dir);
+	eng_dir_forget(w, dir);		/* fn may change any entry */
 	if (i->i_inline & F2_INLINE_DENTRY) {
 		struct eng_ilayout l;
 		struct f2_inline_dentry_geom g;

@@ -3,6 +3,9 @@
  * dir.c - directories: inline dentries, dentry blocks of the multi-level
  * hash table, readdir over every block, lookup by hash bucket, and path
  * resolution from the root.  Every slot, name length and ino is bounded.
+ * A casefolded directory is searched as the kernel searches it: the hash
+ * of the name's fold picks the buckets, f2_casefold_name_eq() compares,
+ * and a miss falls back to a scan of every entry.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "f2/bitmap.h"
+#include "f2/casefold.h"
 #include "f2/errors.h"
 #include "f2/file.h"
 #include "f2/hash.h"
@@ -243,15 +247,22 @@ struct find {
 	size_t len;
 	uint32_t hash;
 	int use_hash;
+	int cf, strict;		/* casefolded directory; strict encoding */
 	struct f2_dirent *out;
 };
+
+static int same_name(const struct find *q, const struct f2_dirent *d)
+{
+	if (q->cf)
+		return f2_casefold_name_eq(q->name, q->len, d->name, d->name_len, q->strict);
+	return d->name_len == q->len && !memcmp(d->name, q->name, q->len);
+}
 
 static int match(void *ctx, const struct f2_dirent *d)
 {
 	struct find *q = ctx;
 
-	if ((!q->use_hash || d->hash == q->hash) && d->name_len == q->len &&
-	    !memcmp(d->name, q->name, q->len)) {
+	if ((!q->use_hash || d->hash == q->hash) && same_name(q, d)) {
 		*q->out = *d;
 		return 1;
 	}
@@ -305,7 +316,7 @@ static int lookup_blocks(struct f2_fs *fs, const struct f2_inode_ref *dir, struc
 int f2_dir_lookup(struct f2_fs *fs, const struct f2_inode_ref *dir,
 		  const uint8_t *name, size_t len, struct f2_dirent *out)
 {
-	struct find q = { name, len, 0, 1, out };
+	struct find q = { name, len, 0, 1, 0, 0, out };
 	int r;
 
 	r = check_dir(fs, dir);
@@ -314,8 +325,15 @@ int f2_dir_lookup(struct f2_fs *fs, const struct f2_inode_ref *dir,
 	if (!len || len > F2_NAME_LEN)
 		return f2_fs_fail(fs, -ENOENT, "name of length %zu cannot exist", len);
 	q.hash = f2_dentry_hash(name, len);
-	if (dir->encrypted || (f2_le32(dir->node.i.i_flags) & F2_CASEFOLD_FL) ||
-	    (dir->node.i.i_inline & F2_INLINE_DENTRY)) {
+	if ((f2_le32(dir->node.i.i_flags) & F2_CASEFOLD_FL) && !dir->encrypted) {
+		q.cf = 1;
+		q.strict = !!(f2_le16(fs->sb.s_encoding_flags) & F2_ENC_STRICT_MODE_FL);
+		if (f2_dentry_hash_casefold(name, len, q.strict, &q.hash) < 0)
+			return f2_fs_fail(fs, -ENOENT, "directory ino %u is casefolded and the "
+					  "strict encoding refuses the name '%.*s'", dir->ino,
+					  (int)len, (const char *)name);
+	}
+	if (dir->encrypted || (dir->node.i.i_inline & F2_INLINE_DENTRY)) {
 		q.use_hash = 0;
 		r = f2_dir_iter(fs, dir, match, &q);
 		if (r == 1)

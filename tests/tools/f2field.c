@@ -33,8 +33,11 @@
  *   f2field IMG orphan INO...      add inodes to the orphan list (engine,
  *                                  one checkpoint)
  *   f2field hash NAME              the dentry hash of NAME
- *   f2field hashcf [-s] NAME       the hash NAME has in a casefolded
- *                                  directory (-s: strict), or "refused"
+ *   f2field hashcf NAME [strict]   its hash in a casefolded directory
+ *   f2field hashcf -s NAME         (f2_dentry_hash_casefold); "refused"
+ *                                  and exit 1 when strict refuses NAME;
+ *                                  NAME "-": one line per NUL-ended name
+ *                                  read from stdin (exit 0)
  *   f2field IMG casefold DIR       make DIR a casefolded directory as the
  *                                  kernel keeps one: set F2_CASEFOLD_FL and
  *                                  give every entry the hash the kernel
@@ -64,6 +67,37 @@
 #include "f2/fs.h"
 #include "f2/io.h"
 #include "f2/sb.h"
+
+/* f2field hashcf: the casefolded hash of name, or "refused" (1). */
+static int hashcf(const char *name, size_t len, int strict)
+{
+	uint32_t h;
+
+	if (f2_dentry_hash_casefold((const uint8_t *)name, len, strict, &h) < 0) {
+		printf("refused\n");
+		return 1;
+	}
+	printf("%u\n", h);
+	return 0;
+}
+
+static int hashcf_stdin(int strict)
+{
+	char name[F2_NAME_LEN + 2];
+	size_t n = 0;
+	int c;
+
+	while ((c = getchar()) != EOF) {
+		if (c) {
+			if (n < sizeof(name))
+				name[n++] = (char)c;
+			continue;
+		}
+		hashcf(name, n, strict);
+		n = 0;
+	}
+	return 0;
+}
 
 static int die(const char *what, const char *arg)
 {
@@ -633,15 +667,20 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "hashcf")) {
-		const char *name = argv[argc - 1];
-		uint32_t h;
+		const char *name = argv[2];
+		int strict = 0;
 
-		if (f2_dentry_hash_casefold((const uint8_t *)name, strlen(name),
-					    argc == 4 && !strcmp(argv[2], "-s"), &h) < 0)
-			printf("refused\n");
-		else
-			printf("%u\n", h);
-		return 0;
+		if (argc == 4 && !strcmp(argv[2], "-s")) {
+			strict = 1;
+			name = argv[3];
+		} else if (argc == 4) {
+			if (strcmp(argv[3], "strict"))
+				die("hashcf: unknown argument ", argv[3]);
+			strict = 1;
+		}
+		if (!strcmp(name, "-"))
+			return hashcf_stdin(strict);
+		return hashcf(name, strlen(name), strict);
 	}
 	if (argc == 4 && !strcmp(argv[2], "casefold")) {
 		casefold_dir(argv[1], num(argv[3]));

@@ -21,7 +21,12 @@
  * Inodes are created as the Linux 6.1 driver creates them (extra attribute
  * area, inline xattrs, inline data for small files and symlinks, inline
  * dentries for small directories, converted to the multi-level hash table
- * when full).  Casefolded and encrypted directories are refused.
+ * when full).  Casefolded directories (F2_CASEFOLD_FL, casefold feature)
+ * hash and match names by their fold (f2/casefold.h) as the kernel does:
+ * a name folding like an existing entry is -EEXIST, one a strict volume
+ * refuses is -EINVAL, a lookup the hash misses scans the directory; a new
+ * directory inherits the flag from its parent (other files do not, as
+ * f2fs_mask_flags).  Encrypted directories are refused.
  *
  * Every call returns 0 (or a count) or a negative code from f2/errors.h;
  * f2_engine_why() then names the structure.  Not thread safe.
@@ -85,6 +90,12 @@ int f2_engine_unlink(struct f2_engine *w, uint32_t dir, const char *name, size_t
 /* Look name up in dir (the engine's view, uncommitted changes included). */
 int f2_engine_lookup(struct f2_engine *w, uint32_t dir, const char *name, size_t len,
 		  uint32_t *ino);
+/* Make directory dir casefolded (F2_CASEFOLD_FL; the volume needs the
+ * casefold feature).  The kernel wants it empty; the engine also takes
+ * entries that casefolding leaves as they are (names that are their own
+ * fold, with that hash: lost+found), else -ENOTEMPTY.  F2_CASEFOLD_FL in
+ * f2_wattr.flags does the same for a new directory. */
+int f2_engine_casefold_dir(struct f2_engine *w, uint32_t dir);
 /* Set permissions (mode & 07777), owner and times of ino from a. */
 int f2_engine_setattr(struct f2_engine *w, uint32_t ino, const struct f2_wattr *a);
 /* Symlink: create + the target as its data. */

@@ -89,8 +89,11 @@ struct f2_dirent {
  */
 int f2_dir_iter(struct f2_fs *fs, const struct f2_inode_ref *dir,
 		int (*fn)(void *ctx, const struct f2_dirent *d), void *ctx);
-/* Find name in dir by its hash bucket (linear scan for casefolded or
- * encrypted directories); -ENOENT when absent. */
+/* Find name in dir by its hash bucket, then by a scan of every entry
+ * (inline and encrypted directories: the scan only).  In a casefolded
+ * directory the bucket is the fold's and names match by their fold
+ * (f2_casefold_name_eq), so "README" finds "readme"; a name the strict
+ * encoding refuses finds nothing.  -ENOENT when absent. */
 int f2_dir_lookup(struct f2_fs *fs, const struct f2_inode_ref *dir,
 		  const uint8_t *name, size_t len, struct f2_dirent *out);
 /*
