@@ -316,6 +316,7 @@ int f2_engine_delete_inode(struct f2_engine *w, uint32_t ino)
 	xnid = f2_le32(eng_node(b)->i.i_xattr_nid);
 	if (xnid && (err = eng_node_free(w, xnid)))
 		return err;
+	eng_dir_forget(w, ino);
 	f2_engine_orphan_del(w, ino);
 	return eng_node_free(w, ino);
 }
