@@ -57,6 +57,8 @@ int mh_fsinfo_read(const char *path, struct mh_fsinfo *fi, char *why, size_t wl)
 		if (err == F2_EBADMAGIC)
 			snprintf(why, wl, "%s does not hold an f2fs file system (%s)", path,
 				 fs ? fs->why : f2_strerror(err));
+		else if (err == F2_EUNSUPP)	/* a block size this version lacks */
+			snprintf(why, wl, "%s: %s", path, fs ? fs->why : f2_strerror(err));
 		else
 			snprintf(why, wl, "%s: bad f2fs superblock: %s", path,
 				 fs ? fs->why : f2_strerror(err));
