@@ -63,6 +63,54 @@ static void print_rows(struct out *o, enum f2_struct_id st, const void *base)
 			print_row(o, &d->fields[i], base, "");
 }
 
+/*
+ * The kernel's records (f2/sb.h): in text one line each naming the set
+ * ones; in JSON "stop_reasons" {name: count}, "errors" [name], and the raw
+ * arrays s_stop_reason and s_errors.
+ */
+static void print_records(struct out *o, const struct f2_super *sb)
+{
+	char text[1024], key[32];
+
+	if (!o->json) {
+		f2_sb_stop_reasons_format(sb, text, sizeof(text));
+		out_str(o, "stop_reasons", text, strlen(text));
+		f2_sb_errors_format(sb, text, sizeof(text));
+		out_str(o, "errors", text, strlen(text));
+		return;
+	}
+	out_obj_begin(o, "stop_reasons", NULL);
+	for (unsigned i = 0; i < F2_MAX_STOP_REASON; i++) {
+		const char *name = f2_stop_reason_name(i);
+
+		if (!sb->s_stop_reason[i])
+			continue;
+		if (!name)
+			snprintf(key, sizeof(key), "reason_%u", i);
+		out_u64(o, name ? name : key, sb->s_stop_reason[i]);
+	}
+	out_obj_end(o);
+	out_arr_begin(o, "errors");
+	for (unsigned b = 0; b < F2_MAX_ERRORS * 8; b++) {
+		const char *name = f2_error_name(b);
+
+		if (!f2_sb_error_set(sb, b))
+			continue;
+		if (!name)
+			snprintf(key, sizeof(key), "error_%u", b);
+		out_str(o, NULL, name ? name : key, strlen(name ? name : key));
+	}
+	out_arr_end(o);
+	out_arr_begin(o, "s_stop_reason");
+	for (unsigned i = 0; i < F2_MAX_STOP_REASON; i++)
+		out_u64(o, NULL, sb->s_stop_reason[i]);
+	out_arr_end(o);
+	out_arr_begin(o, "s_errors");
+	for (unsigned i = 0; i < F2_MAX_ERRORS; i++)
+		out_u64(o, NULL, sb->s_errors[i]);
+	out_arr_end(o);
+}
+
 void print_sb(struct out *o, const struct f2_super *sb)
 {
 	const struct f2_field *path, *segs;
@@ -74,6 +122,7 @@ void print_sb(struct out *o, const struct f2_super *sb)
 	print_rows(o, F2_ST_SUPER, sb);
 	f2_features_format(f2_le32(sb->feature), feats, sizeof(feats));
 	out_str(o, "features", feats, strlen(feats));
+	print_records(o, sb);
 	path = f2_field_find(F2_ST_SUPER, "devs.path[0]", &k);
 	segs = f2_field_find(F2_ST_SUPER, "devs.total_segments[0]", &k);
 	for (k = 0; k < path->count; k++) {

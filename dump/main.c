@@ -17,6 +17,7 @@
 #include "f2/features.h"
 #include "f2/fs.h"
 #include "f2/recovery.h"
+#include "f2/sb.h"
 #include "support/opt.h"
 #include "dump.h"
 #include "fields.h"
@@ -297,16 +298,34 @@ static void dump_fsync_chain(struct dump_ctx *d)
 	f2_rf_free(rf);
 }
 
+/* Feature bits this version does not implement: dump goes on, saying
+ * what it reads as without them and what it may miss. */
+static void warn_features(struct dump_ctx *d, const char *image)
+{
+	uint32_t unsup = f2_features_unsupported(d->fs->features);
+	char text[512];
+
+	for (uint32_t bit = 1; bit; bit <<= 1)
+		if (unsup & bit) {
+			f2_feature_unsupported_text(bit, text, sizeof(text));
+			dump_warn(d, "%s: %s", image, text);
+		}
+}
+
 static void info_lines(struct dump_ctx *d)
 {
 	const struct f2_super *sb = &d->fs->sb;
-	char feats[512];
+	char feats[512], recs[1024];
 
 	if (d->o->json)
 		return;
 	f2_features_format(f2_le32(sb->feature), feats, sizeof(feats));
 	printf("Info: superblock %s\n", d->fs->sb_which ? "backup (primary rejected)" : "primary");
 	printf("Info: superblock features = %x : %s\n", f2_le32(sb->feature), feats);
+	if (f2_sb_stop_reasons_format(sb, recs, sizeof(recs)))
+		printf("Info: checkpoint stop reasons recorded by the kernel: %s\n", recs);
+	if (f2_sb_errors_format(sb, recs, sizeof(recs)))
+		printf("Info: errors recorded by the kernel: %s\n", recs);
 	printf("Info: Segments per section = %u\n", f2_le32(sb->segs_per_sec));
 	printf("Info: Sections per zone = %u\n", f2_le32(sb->secs_per_zone));
 	printf("Info: total FS sectors = %" PRIu64 " (%" PRIu64 " MB)\n",
@@ -359,6 +378,7 @@ int main(int argc, char **argv)
 		f2_fs_close(d.fs);
 		return 2;
 	}
+	warn_features(&d, op.image);
 	out_init(&o, stdout, op.json);
 	o.human = op.human;
 	d.o = &o;

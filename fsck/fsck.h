@@ -59,6 +59,8 @@ struct fsck_ctx {
 	uint32_t *orphan_inos;		/* them, in list order (a repair writes these) */
 	int cp_fallback;		/* the newest cp pack is damaged: an older one is used */
 	int rf_waiting;			/* a roll-forward chain is left: a checkpoint would lose it */
+	int cannot_check;		/* a feature changes what the check reads */
+	int clear_records;		/* clear the kernel's records (pass_sb_records) */
 
 	/* SSA block cache */
 	uint32_t ssa_segno[SSA_CACHE];
@@ -94,6 +96,7 @@ int pass_sit_compare(struct fsck_ctx *ctx);
 int pass_counts(struct fsck_ctx *ctx);
 int pass_repair(struct fsck_ctx *ctx);
 int pass_quota(struct fsck_ctx *ctx);	/* pass_quota.c */
+int pass_sb_records(struct fsck_ctx *ctx);	/* pass_sb.c */
 
 /* Checkpoint counters for repair_cp_counters() (repair_cp.c). */
 struct cp_counts {

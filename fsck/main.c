@@ -21,6 +21,7 @@
 #include "f2/errors.h"
 #include "f2/io.h"
 #include "f2/recovery.h"
+#include "f2/sb.h"
 #include "support/exitcodes.h"
 #include "support/mounted.h"
 #include "fsck.h"
@@ -43,6 +44,7 @@ static const struct phase phases[] = {
 	{ "counters", pass_counts, 1 },
 	{ "repair", pass_repair, 1 },
 	{ "quota", pass_quota, 1 },
+	{ "superblock records", pass_sb_records, 1 },
 };
 
 void vmsg(struct fsck_ctx *ctx, const char *fmt, ...)
@@ -119,6 +121,8 @@ static int exit_code(const struct fsck_ctx *ctx)
 		code |= FSCK_EXIT_UNCORRECTED;
 	if (ctx->canceled)
 		code |= FSCK_EXIT_CANCELED;
+	if (ctx->cannot_check)	/* not a verdict on the volume: it was not checked */
+		code = (code & FSCK_EXIT_CORRECTED) | FSCK_EXIT_OPERATIONAL;
 	return code;
 }
 
@@ -176,10 +180,17 @@ static int open_fs(struct fsck_ctx *ctx)
 		fix_problem(ctx, PR_SB_NONE_VALID, "%s", ctx->fs->why);
 		return FSCK_EXIT_OPERATIONAL;
 	}
-	if (ctx->fs && ctx->fs->io && (err == F2_ETOOSMALL || err == F2_EBADOPT))
+	if (ctx->fs && ctx->fs->io && (err == F2_ETOOSMALL || err == F2_EBADOPT)) {
 		fix_problem(ctx, PR_SB_DEVICE_MISSING, "%s", ctx->fs->why);
-	else
-		fprintf(stderr, "fsck.f2fs: %s\n", ctx->fs ? ctx->fs->why : f2_strerror(err));
+	} else {
+		const char *why = ctx->fs && ctx->fs->why[0] ? ctx->fs->why : f2_strerror(err);
+
+		/* name the device unless the reason does (an open failure) */
+		if (strncmp(why, dev, strlen(dev)))
+			fprintf(stderr, "fsck.f2fs: %s: %s\n", dev, why);
+		else
+			fprintf(stderr, "fsck.f2fs: %s\n", why);
+	}
 	return FSCK_EXIT_OPERATIONAL;
 }
 
@@ -267,7 +278,7 @@ int main(int argc, char **argv)
 
 	full = ctx.opts.force || !(ctx.fs->cp_flags & F2_CP_UMOUNT) ||
 	       (ctx.fs->cp_flags & (F2_CP_ERROR | F2_CP_FSCK | F2_CP_QUOTA_NEED_FSCK)) ||
-	       !ctx.fs->sb_valid[0] || !ctx.fs->sb_valid[1];
+	       !ctx.fs->sb_valid[0] || !ctx.fs->sb_valid[1] || f2_sb_has_records(&ctx.fs->sb);
 	for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]); i++) {
 		if (phases[i].full_only && !full && !ctx.nfindings) {
 			fprintf(ctx.out, "%s: clean (checkpoint says unmounted cleanly; -f forces a "
@@ -290,6 +301,9 @@ int main(int argc, char **argv)
 		(unsigned long long)ctx.inodes_found, (unsigned long long)ctx.nodes_found,
 		(unsigned long long)ctx.blocks_found, ctx.errors_fixed, ctx.errors_left,
 		ctx.warnings, ctx.canceled ? "; canceled" : "");
+	if (ctx.cannot_check)
+		fprintf(ctx.out, "%s: not checked past the superblock: this version does not "
+			"implement a feature the volume uses\n", ctx.opts.device);
 	if (ctx.opts.mode == MODE_PREEN && ctx.errors_left)
 		fprintf(ctx.out, "%s: UNEXPECTED INCONSISTENCY; run fsck.f2fs manually\n",
 			ctx.opts.device);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "f2/errors.h"
+#include "f2/features.h"
 #include "f2/fs.h"
 #include "f2/gc.h"
 #include "f2/io.h"
@@ -67,6 +68,7 @@ static int refuse_busy(const char *prog, const char *path, struct f2_fs_opts *o)
 int gc_open_ro(const char *prog, const char *path, struct f2_fs **fs)
 {
 	struct f2_fs_opts o;
+	uint32_t unsup;
 	int r;
 
 	*fs = NULL;
@@ -81,6 +83,15 @@ int gc_open_ro(const char *prog, const char *path, struct f2_fs **fs)
 		*fs = NULL;
 		return GC_EXIT_ERROR;
 	}
+	/* a dry run reads on; the writers refuse (f2_fs_open_rw) */
+	unsup = f2_features_unsupported((*fs)->features);
+	for (uint32_t bit = 1; bit; bit <<= 1)
+		if (unsup & bit) {
+			char text[512];
+
+			f2_feature_unsupported_text(bit, text, sizeof(text));
+			fprintf(stderr, "%s: warning: %s: %s\n", prog, path, text);
+		}
 	return 0;
 }
 

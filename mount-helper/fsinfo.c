@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "f2/errors.h"
+#include "f2/features.h"
 #include "f2/format.h"
 #include "f2/fs.h"
 #include "f2/sb.h"
@@ -38,6 +39,10 @@ static const struct {
 	{ F2_FEAT_CASEFOLD, "casefold" },
 	{ F2_FEAT_COMPRESSION, "compression" },
 	{ F2_FEAT_RO, "readonly" },
+	/* later kernels' bits, by the names of their feature functions: a
+	 * kernel without the file is taken not to offer the feature */
+	{ F2_FEAT_DEVICE_ALIAS, "device_alias" },
+	{ F2_FEAT_PACKED_SSA, "packed_ssa" },
 };
 
 int mh_fsinfo_read(const char *path, struct mh_fsinfo *fi, char *why, size_t wl)
@@ -52,6 +57,8 @@ int mh_fsinfo_read(const char *path, struct mh_fsinfo *fi, char *why, size_t wl)
 		if (err == F2_EBADMAGIC)
 			snprintf(why, wl, "%s does not hold an f2fs file system (%s)", path,
 				 fs ? fs->why : f2_strerror(err));
+		else if (err == F2_EUNSUPP)	/* a block size this version lacks */
+			snprintf(why, wl, "%s: %s", path, fs ? fs->why : f2_strerror(err));
 		else
 			snprintf(why, wl, "%s: bad f2fs superblock: %s", path,
 				 fs ? fs->why : f2_strerror(err));
@@ -117,9 +124,12 @@ int mh_kernel_features(const char *sysfs_dir, uint32_t features, char *why, size
 		used += (size_t)snprintf(why + used, used < wl ? wl - used : 0, "%s%s",
 					 used ? ", " : "", kfeat[i].sysfs);
 	}
-	if (features & ~known)
+	if (features & ~known) {
+		char names[256];
+
+		f2_features_describe(features & ~known, names, sizeof(names));
 		used += (size_t)snprintf(why + used, used < wl ? wl - used : 0,
-					 "%sunknown feature bits 0x%x", used ? ", " : "",
-					 features & ~known);
+					 "%sunknown feature bits %s", used ? ", " : "", names);
+	}
 	return used ? -1 : 0;
 }

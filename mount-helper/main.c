@@ -21,6 +21,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "f2/features.h"
 #include "fsinfo.h"
 #include "mopts.h"
 #include "run.h"
@@ -244,6 +245,12 @@ static int do_mount(const struct mh_cmd *c, struct mh_opts *o)
 	if (r > 0 && c->verbose)
 		printf("mount.f2fs: %s/features not readable; the kernel will judge the "
 		       "features\n", c->sysfs);
+	for (uint32_t bit = 1; bit; bit <<= 1)
+		if (f2_features_unsupported(fi.features) & bit) {
+			f2_feature_unsupported_text(bit, why, sizeof(why));
+			fprintf(stderr, "mount.f2fs: warning: %s: %s; this version's fsck.f2fs, "
+				"gc.f2fs and defrag.f2fs do not write to it\n", src.path, why);
+		}
 	mh_fsinfo_state(&fi, state, sizeof(state));
 	if (c->verbose)
 		printf("mount.f2fs: %s: f2fs, label '%s', checkpoint %s\n", src.path,

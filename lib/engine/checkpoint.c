@@ -15,6 +15,7 @@
 #include <string.h>
 #include "f2/cp_pack.h"
 #include "f2/errors.h"
+#include "f2/features.h"
 #include "f2/io.h"
 #include "internal.h"
 
@@ -95,6 +96,7 @@ int eng_open(struct f2_fs *fs, const struct f2_engine_opts *o, struct f2_engine 
 {
 	struct f2_engine *w;
 	const struct f2_checkpoint *cp = fs->cp;
+	char why[F2_WHY_LEN];
 	int err;
 
 	*out = NULL;
@@ -102,6 +104,8 @@ int eng_open(struct f2_fs *fs, const struct f2_engine_opts *o, struct f2_engine 
 		return f2_fs_fail(fs, F2_ENOCP, "write engine: no checkpoint loaded");
 	if (fs->features & F2_FEAT_RO)
 		return f2_fs_fail(fs, F2_EUNSUPP, "write engine: read-only file system feature");
+	if (f2_features_writable(fs->features, why, sizeof(why)))
+		return f2_fs_fail(fs, F2_EUNSUPP, "write engine: %s", why);
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;

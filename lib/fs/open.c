@@ -45,7 +45,7 @@ static int pick_sb(struct f2_fs *fs, uint64_t dev_blocks)
 {
 	uint8_t blk[F2_BLKSIZE];
 	struct f2_super sb;
-	int chosen = -1, err = F2_EBADMAGIC;
+	int chosen = -1, err = F2_EBADMAGIC, errs[2] = { 0, 0 };
 
 	for (int i = 0; i < 2; i++) {
 		int e = f2_io_read_block(fs->io, (uint64_t)i, blk);
@@ -58,6 +58,7 @@ static int pick_sb(struct f2_fs *fs, uint64_t dev_blocks)
 		}
 		memcpy(&sb, blk + F2_SUPER_OFFSET, sizeof(sb));
 		e = f2_sb_verify(&sb, dev_blocks, fs->sb_why[i], F2_WHY_LEN);
+		errs[i] = e;
 		if (e) {
 			if (chosen < 0)
 				err = e;
@@ -69,6 +70,11 @@ static int pick_sb(struct f2_fs *fs, uint64_t dev_blocks)
 			fs->sb = sb;
 		}
 	}
+	/* both copies describe a volume this version does not handle (a
+	 * block size other than 4096): say that, not that they are bad */
+	if (chosen < 0 && errs[0] == F2_EUNSUPP && errs[1] == F2_EUNSUPP &&
+	    !strcmp(fs->sb_why[0], fs->sb_why[1]))
+		return f2_fs_fail(fs, F2_EUNSUPP, "superblock: %s", fs->sb_why[0]);
 	if (chosen < 0)
 		return f2_fs_fail(fs, err, "no valid superblock: primary: %s; backup: %s",
 				  fs->sb_why[0], fs->sb_why[1]);

@@ -8,12 +8,15 @@
  * stack on the join) under the file system; on a zoned volume
  * the ordering backend (lib/io/zoned.c) on top, as mkfs.f2fs -m writes.
  * Every device is opened exclusively (F2_IO_EXCL): a block device in use,
- * a device of a mounted volume among them, is refused.
+ * a device of a mounted volume among them, is refused.  So is a volume
+ * with a feature bit this version does not implement
+ * (f2_features_writable(), which the write engine also applies).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "f2/errors.h"
+#include "f2/features.h"
 #include "f2/fs.h"
 #include "f2/io.h"
 #include "f2/zoned.h"
@@ -76,6 +79,11 @@ int f2_fs_open_rw(const char *path, const struct f2_fs_opts *o, struct f2_io **i
 	}
 	so.sb_only = 1;
 	err = f2_fs_open(path, &so, &sb);
+	/* feature bits this version does not implement: no writer writes */
+	if (!err && (err = f2_features_writable(sb->features, why, len))) {
+		f2_fs_close(sb);
+		return err;
+	}
 	if (sb && sb->ndevs > 1) {
 		if (err)
 			snprintf(why, len, "%s", sb->why[0] ? sb->why : f2_strerror(err));

@@ -261,9 +261,15 @@ int f2_sb_verify(const struct f2_super *sb, uint64_t dev_blocks,
 		if (f2_crc32(F2_SUPER_MAGIC, sb, off) != f2_le32(sb->crc))
 			return f2_why(why, wl, F2_EBADCRC, "superblock checksum mismatch");
 	}
-	if (f2_le32(sb->log_blocksize) != F2_LOG_BLKSIZE)
-		return f2_why(why, wl, F2_EUNSUPP, "block size 2^%u is not 4096",
-			   f2_le32(sb->log_blocksize));
+	if (f2_le32(sb->log_blocksize) != F2_LOG_BLKSIZE) {
+		uint32_t lb = f2_le32(sb->log_blocksize);
+
+		/* Linux 6.12 makes blocks as large as pages: 16 KiB, 64 KiB */
+		if (lb >= 9 && lb <= 16)
+			return f2_why(why, wl, F2_EUNSUPP, "block size %u is not supported (this "
+				      "version handles 4096-byte blocks only)", 1u << lb);
+		return f2_why(why, wl, F2_ECORRUPT, "log_blocksize %u is no block size", lb);
+	}
 	if (f2_le32(sb->log_blocks_per_seg) != F2_LOG_BLKS_PER_SEG)
 		return f2_why(why, wl, F2_EUNSUPP, "2^%u blocks per segment is not 512",
 			   f2_le32(sb->log_blocks_per_seg));

@@ -218,13 +218,24 @@ dirty_image() {
 }
 
 @test "mount: a bad superblock (both copies) is refused with the reason" {
-	# log_blocksize (sb offset 0x10) = 13 in both copies
+	# log_blocksize (sb offset 0x10) = 40 in both copies: no block size
+	printf '\x28' | dd of="$T/img" bs=1 seek=$((1024 + 16)) conv=notrunc 2>/dev/null
+	printf '\x28' | dd of="$T/img" bs=1 seek=$((4096 + 1024 + 16)) conv=notrunc 2>/dev/null
+	run mh "$T/img" "$T/mnt"
+	echo "$output"
+	[ "$status" -eq 32 ]
+	[[ $output == *"bad f2fs superblock"*"log_blocksize 40 is no block size"* ]]
+}
+
+@test "mount: a block size other than 4096 (both copies) is refused by name, not as damage" {
+	# log_blocksize = 13 in both copies
 	printf '\x0d' | dd of="$T/img" bs=1 seek=$((1024 + 16)) conv=notrunc 2>/dev/null
 	printf '\x0d' | dd of="$T/img" bs=1 seek=$((4096 + 1024 + 16)) conv=notrunc 2>/dev/null
 	run mh "$T/img" "$T/mnt"
 	echo "$output"
 	[ "$status" -eq 32 ]
-	[[ $output == *"bad f2fs superblock"*"block size 2^13"* ]]
+	[[ $output == *"$T/img: superblock: block size 8192 is not supported"* ]]
+	[[ $output != *"bad f2fs superblock"* ]]
 }
 
 @test "mount: only the primary superblock bad: the backup is used" {

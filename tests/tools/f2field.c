@@ -619,8 +619,10 @@ static void orphan_add(const char *img, int n, char **inos)
 
 	if (f2_io_open(img, F2_IO_RDWR, &io))
 		die("cannot open ", img);
-	if (f2_fs_open_io(io, NULL, &fs) || f2_engine_open(fs, NULL, &w))
-		die("engine: cannot open ", img);
+	if (f2_fs_open_io(io, NULL, &fs) || f2_engine_open(fs, NULL, &w)) {
+		fprintf(stderr, "f2field: %s: %s\n", img, fs ? fs->why : "cannot open");
+		exit(2);
+	}
 	for (int i = 0; i < n; i++)
 		if (f2_engine_orphan_add(w, num(inos[i])))
 			die("orphan_add: ", f2_engine_why(w));

@@ -127,6 +127,9 @@ enum f2_curseg {
 #define F2_FEAT_CASEFOLD	0x1000u
 #define F2_FEAT_COMPRESSION	0x2000u
 #define F2_FEAT_RO		0x4000u
+/* bits of kernels after 6.12, not implemented here (f2/features.h) */
+#define F2_FEAT_DEVICE_ALIAS	0x8000u
+#define F2_FEAT_PACKED_SSA	0x10000u
 
 /* ---- superblock (at byte 1024 of blocks 0 and 1) -------------------- */
 struct f2_device {

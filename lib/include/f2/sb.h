@@ -56,6 +56,25 @@ int f2_sb_write_copies(struct f2_io *io, struct f2_super *sb, unsigned which);
 int f2_sb_read(struct f2_io *io, struct f2_super *sb, int *which,
 	       char *why, size_t why_len);
 
+/*
+ * The kernel's records of trouble (lib/fs/sb_records.c): s_stop_reason[i]
+ * counts the times it stopped checkpoints for reason i; bit b of s_errors
+ * says it met corruption of kind b.  Names are NULL past the known ones.
+ */
+const char *f2_stop_reason_name(unsigned i);
+/* What else an older kernel meant by reason i, or NULL. */
+const char *f2_stop_reason_note(unsigned i);
+const char *f2_error_name(unsigned bit);
+int f2_sb_error_set(const struct f2_super *sb, unsigned bit);
+/* Any reason counted or error bit set. */
+int f2_sb_has_records(const struct f2_super *sb);
+void f2_sb_clear_records(struct f2_super *sb);
+/* The set ones, space separated: "shutdown(1) write_fail(3)" (unnamed:
+ * "reason_20(2)"), "corrupted_inode inconsistent_nat" (unnamed:
+ * "error_100"); "" when none.  Return the length snprintf would. */
+size_t f2_sb_stop_reasons_format(const struct f2_super *sb, char *buf, size_t size);
+size_t f2_sb_errors_format(const struct f2_super *sb, char *buf, size_t size);
+
 /* Encode UTF-8 text as UTF-16LE into out (n units); returns 0 or F2_ERANGE. */
 int f2_utf8_to_utf16le(const char *in, le16 *out, size_t n);
 /* Decode the volume name into UTF-8. */
