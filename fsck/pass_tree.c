@@ -535,7 +535,7 @@ static int check_inode_fields(struct fsck_ctx *ctx, struct walk *w, const struct
 		/* an encrypted one hashes its plaintext with a key we lack */
 		w->cf = !ir->encrypted && (ctx->fs->features & F2_FEAT_CASEFOLD) &&
 			f2_encoding_name(f2_le16(ctx->fs->sb.s_encoding)) ? 1 : -1;
-		w->strict = !!(f2_le16(ctx->fs->sb.s_encoding_flags) & F2_ENC_STRICT_MODE_FL);
+		w->strict = f2_fs_cf_strict(ctx->fs);
 	}
 	/* the driver keeps an extent cache for regular files only (not
 	 * compressed ones), seeded from i_ext */

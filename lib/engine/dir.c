@@ -288,7 +288,7 @@ static int check_dir(struct f2_engine *w, uint32_t dir, struct eng_blk **inode, 
 		if (err)
 			return err;
 		n->cf = 1;
-		n->strict = !!(f2_le16(w->fs->sb.s_encoding_flags) & F2_ENC_STRICT_MODE_FL);
+		n->strict = f2_fs_cf_strict(w->fs);
 	}
 	return 0;
 }
@@ -640,7 +640,7 @@ int f2_engine_casefold_dir(struct f2_engine *w, uint32_t dir)
 	err = cf_usable(w, dir);
 	if (err)
 		return err;
-	strict = !!(f2_le16(w->fs->sb.s_encoding_flags) & F2_ENC_STRICT_MODE_FL);
+	strict = f2_fs_cf_strict(w->fs);
 	if (eng_node(inode)->i.i_inline & F2_INLINE_DENTRY) {
 		area_inline(w, inode, &a);
 		err = cf_area_fits(w, dir, &a, strict);

@@ -327,7 +327,7 @@ int f2_dir_lookup(struct f2_fs *fs, const struct f2_inode_ref *dir,
 	q.hash = f2_dentry_hash(name, len);
 	if ((f2_le32(dir->node.i.i_flags) & F2_CASEFOLD_FL) && !dir->encrypted) {
 		q.cf = 1;
-		q.strict = !!(f2_le16(fs->sb.s_encoding_flags) & F2_ENC_STRICT_MODE_FL);
+		q.strict = f2_fs_cf_strict(fs);
 		if (f2_dentry_hash_casefold(name, len, q.strict, &q.hash) < 0)
 			return f2_fs_fail(fs, -ENOENT, "directory ino %u is casefolded and the "
 					  "strict encoding refuses the name '%.*s'", dir->ino,

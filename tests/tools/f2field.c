@@ -590,7 +590,7 @@ static void casefold_dir(const char *img, uint32_t dir)
 
 	if (f2_inode_read(fs, dir, &ir))
 		die("", fs->why);
-	j.strict = !!(f2_le16(fs->sb.s_encoding_flags) & F2_ENC_STRICT_MODE_FL);
+	j.strict = f2_fs_cf_strict(fs);
 	csum = !!(fs->features & F2_FEAT_INODE_CHKSUM);
 	flags_off = (uint64_t)ir.blkaddr * F2_BLKSIZE;
 	if (!field_at(F2_ST_INODE, "i_flags", &flags_off, &size))

@@ -106,6 +106,13 @@ struct f2_fs {
 	uint8_t *nat_cache, *sit_cache;
 };
 
+/* Casefolded names on this volume use the strict encoding (the kernel
+ * refuses names that do not fold). */
+static inline int f2_fs_cf_strict(const struct f2_fs *fs)
+{
+	return !!(f2_le16(fs->sb.s_encoding_flags) & F2_ENC_STRICT_MODE_FL);
+}
+
 /* ---- open / close / raw blocks ---------------------------------------- */
 
 /* Open path read-only (plus the other devices of a multi-device volume). */
