@@ -410,6 +410,9 @@ kernel_run() {
 		"${drives[@]}" </dev/null >"$dir/qemu.out" 2>&1 || rc=$?
 	t1=$(date +%s.%N)
 	KERNEL_WALL=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	# every boot's wall time, for tests/run.sh's summary of QEMU time
+	printf '%s %s %s %s\n' "$KERNEL_SERIES" "$KERNEL_WALL" "${BATS_TEST_FILENAME:-?}" \
+		"$(basename "$script")" >>"$KERNEL_CACHE/.boot-log"
 	sed -i 's/\r$//' "$KERNEL_LOG" "$KERNEL_OUT"
 	f2k_record_boot "$KERNEL_LOG"
 	# a fresh staging area for the next run
