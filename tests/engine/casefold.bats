@@ -9,8 +9,8 @@
 load ../lib/common
 
 TE="$F2_BUILD/tests/unit/test_engine_cf"
-POP="$F2_BUILD/mkfs/f2fs-populate"
-F2FIELD="$F2_BUILD/tests/tools/f2field"
+POP=$POPULATE
+F2FIELD=${F2FIELD:-$F2_BUILD/tests/tools/f2field}
 CFTREE="$F2_TOP/tests/engine/cftree.sh"
 
 setup_file() {

@@ -9,9 +9,9 @@
 # new state.
 load ../lib/common
 
-POP="$F2_BUILD/mkfs/f2fs-populate"
-EXTRACT="$F2_BUILD/tests/tools/f2extract"
-REPLAY="$F2_BUILD/tests/tools/f2replay"
+POP=$POPULATE
+EXTRACT=$F2EXTRACT
+REPLAY=$F2REPLAY
 MANIFEST="$F2_TOP/tests/engine/manifest.py"
 FEAT=extra_attr,inode_checksum,flexible_inline_xattr,inode_crtime,sb_checksum
 
@@ -123,10 +123,9 @@ same_tree() {
 	img=$BATS_TEST_TMPDIR/t.img
 	make_image "$img" 1T
 	run_mkfs "$MKFS" -f "$img"
-	real=$POP
-	[ -x "$F2_BUILD/mkfs/.libs/f2fs-populate" ] && real=$F2_BUILD/mkfs/.libs/f2fs-populate
-	LD_LIBRARY_PATH=$F2_BUILD/lib/.libs /usr/bin/time -o "$BATS_TEST_TMPDIR/rss" -f '%M' \
-		"$real" --root "$BATS_FILE_TMPDIR/small" "$img"
+	# $POP is the program itself (f2_unwrap), not a wrapper shell
+	/usr/bin/time -o "$BATS_TEST_TMPDIR/rss" -f '%M' \
+		"$POP" --root "$BATS_FILE_TMPDIR/small" "$img"
 	echo "peak RSS $(cat "$BATS_TEST_TMPDIR/rss") KiB"
 	[ "$(cat "$BATS_TEST_TMPDIR/rss")" -lt 65536 ]
 	ref_fsck_clean "$img"

@@ -24,9 +24,11 @@ codes_of() {
 # vol_sum IMG: one hash over IMG and the further devices IMG.devN
 vol_sum() {
 	local f
+	local -a files=()
 	for f in "$1" "$1".dev[0-9]*; do
-		if [ -e "$f" ]; then sha256sum <"$f"; fi
-	done | sha256sum
+		[ -e "$f" ] && files+=("$f")
+	done
+	img_sum "${files[@]}"
 }
 
 run_case() {

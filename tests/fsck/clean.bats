@@ -141,24 +141,24 @@ bad_sb_image() {
 @test "fsck modes: no terminal and no fix option answers no, exits 4, writes nothing" {
 	local img=$BATS_TEST_TMPDIR/img sum
 	bad_sb_image "$img"
-	sum=$(sha256sum <"$img")
+	sum=$(img_sum "$img")
 	run timeout 20 "$FSCK" "$img" </dev/null
 	echo "$output"
 	[ "$status" -eq 4 ]
 	[[ "$output" == *"no (no terminal)"* ]]
-	[ "$(sha256sum <"$img")" = "$sum" ]
+	[ "$(img_sum "$img")" = "$sum" ]
 }
 
 @test "fsck modes: on a terminal it asks: q cancels (exit 36 = 32|4, nothing written), y fixes (exit 1)" {
 	command -v script >/dev/null || { echo "script(1) from util-linux is needed"; return 1; }
 	local img=$BATS_TEST_TMPDIR/img sum
 	bad_sb_image "$img"
-	sum=$(sha256sum <"$img")
+	sum=$(img_sum "$img")
 	run bash -c "printf 'q\n' | timeout 20 script -qec '$FSCK $img' /dev/null"
 	echo "$output"
 	[ "$status" -eq 36 ]
 	[[ "$output" == *"[y]es [n]o [a]ll [q]uit"* ]]
-	[ "$(sha256sum <"$img")" = "$sum" ]
+	[ "$(img_sum "$img")" = "$sum" ]
 	run bash -c "printf 'y\n' | timeout 20 script -qec '$FSCK $img' /dev/null"
 	echo "$output"
 	[ "$status" -eq 1 ]

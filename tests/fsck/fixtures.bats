@@ -22,7 +22,7 @@ setup() {
 	local name img=$BATS_TEST_TMPDIR/img sum rc
 	for name in $(fixtures_names); do
 		fixture_copy "$name" "$img"
-		sum=$(sha256sum <"$img")
+		sum=$(img_sum "$img")
 		rc=0; "$FSCK" -f -n "$img" </dev/null >"$BATS_TEST_TMPDIR/out" 2>&1 || rc=$?
 		echo "$name: exit $rc"
 		if [ "$rc" -ne 0 ] || grep -q '^0x' "$BATS_TEST_TMPDIR/out"; then
@@ -31,7 +31,7 @@ setup() {
 		fi
 		rc=0; "$FSCK" -f -y "$img" </dev/null >/dev/null 2>&1 || rc=$?
 		[ "$rc" -eq 0 ]
-		[ "$(sha256sum <"$img")" = "$sum" ]
+		[ "$(img_sum "$img")" = "$sum" ]
 		rm -f "$img"
 	done
 }

@@ -5,6 +5,7 @@
 #
 #   base IMG [mkfs options]  reference mkfs.f2fs on a 256 MiB sparse IMG,
 #                            then reference sload.f2fs of the standard tree
+#                            (cached: tests/.cache/fsck-base)
 #   field IMG get|set ...    tests/tools/f2field
 #   ino_of IMG /path         inode number of a path (no dots in names but
 #                            the last one)
@@ -37,8 +38,20 @@ std_tree() {
 }
 
 base() {
-	local img=$1 tree
+	local img=$1 tree cache= key
 	shift
+	# The clean images are kept in tests/.cache/fsck-base (when F2_TOP is
+	# set), by this file, the reference tools and the options: every
+	# case and suite makes the same few, and sload takes a second each.
+	if [ -n "${F2_TOP:-}" ] && [ -z "${F2_NO_BASE_CACHE:-}" ]; then
+		key=$( { cat "${BASH_SOURCE[0]}"; stat -L -c '%n %s %Y' "$REF_MKFS" "$REF_SLOAD"
+			echo "$*"; } | md5sum | cut -c1-16)
+		cache=$F2_TOP/tests/.cache/fsck-base/$key.img
+		if [ -f "$cache" ]; then
+			rm -f "$img" && cp --sparse=always "$cache" "$img"
+			return
+		fi
+	fi
 	tree=$(dirname "$img")/tree.$$
 	std_tree "$tree"
 	rm -f "$img" && truncate -s 256M "$img"
@@ -46,6 +59,10 @@ base() {
 	# sload 1.15 exits 1 even when it succeeds: judge by fsck later
 	"$REF_SLOAD" -f "$tree" "$img" >/dev/null 2>&1 || true
 	rm -rf "$tree"
+	if [ -n "$cache" ] && mkdir -p "${cache%/*}"; then
+		# a copy then a rename: suites in other lanes may read it now
+		cp --sparse=always "$img" "$cache.$$" && mv -f "$cache.$$" "$cache"
+	fi
 }
 
 field() { "$F2FIELD" "$@"; }

@@ -48,27 +48,27 @@ add_feature() {
 refuses() {
 	local what=$1 before rc=0
 	shift
-	before=$(sha256sum <"$IMG")
+	before=$(img_sum "$IMG")
 	"$@" </dev/null >"$T/out" 2>&1 || rc=$?
 	echo "\$ $* -> $rc"
 	cat "$T/out"
 	[ "$rc" -ne 0 ] || { echo "exit 0"; return 1; }
 	grep -qF -- "$what" "$T/out" || { echo "no '$what'"; return 1; }
 	grep -qF -- "$IMG" "$T/out" || { echo "device not named"; return 1; }
-	[ "$(sha256sum <"$IMG")" = "$before" ] || { echo "the image changed"; return 1; }
+	[ "$(img_sum "$IMG")" = "$before" ] || { echo "the image changed"; return 1; }
 }
 
 # reads WANT_RC WHAT CMD...: CMD exits WANT_RC and names WHAT, no write
 reads() {
 	local want=$1 what=$2 before rc=0
 	shift 2
-	before=$(sha256sum <"$IMG")
+	before=$(img_sum "$IMG")
 	"$@" </dev/null >"$T/out" 2>&1 || rc=$?
 	echo "\$ $* -> $rc"
 	cat "$T/out"
 	[ "$rc" -eq "$want" ] || { echo "exit $rc, expected $want"; return 1; }
 	grep -qF -- "$what" "$T/out" || { echo "no '$what'"; return 1; }
-	[ "$(sha256sum <"$IMG")" = "$before" ] || { echo "the image changed"; return 1; }
+	[ "$(img_sum "$IMG")" = "$before" ] || { echo "the image changed"; return 1; }
 }
 
 # every_writer_refuses NAME: the writers, each naming NAME

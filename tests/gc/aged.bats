@@ -152,13 +152,13 @@ ref_sections() {
 
 @test "aged: -n never writes (sha256 before and after, every mode)" {
 	local before
-	before=$(sha256sum <"$IMG")
+	before=$(img_sum "$IMG")
 	"$GC" -n --no-progress "$IMG" >/dev/null
 	"$GC" -n -v -p cost-benefit "$IMG" >/dev/null
 	"$GC" -n --json -t 200 "$IMG" >/dev/null || true
 	"$DEFRAG" -n -s 0 -l 0x4000 "$IMG" >/dev/null
-	[ "$(sha256sum <"$IMG")" = "$before" ]
-	[ "$(sha256sum <"$F2_FIXTURES/aged.img")" = "$before" ]
+	[ "$(img_sum "$IMG")" = "$before" ]
+	[ "$(img_sum "$F2_FIXTURES/aged.img")" = "$before" ]
 }
 
 @test "aged: text report: victims listed (-v lists them all), histogram before/after" {

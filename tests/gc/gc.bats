@@ -63,7 +63,7 @@ ours_img() {
 
 @test "gc: -n on an empty image from our mkfs: nothing to clean, exit 0, no write" {
 	ours_img
-	local before=$(sha256sum <"$IMG")
+	local before=$(img_sum "$IMG")
 	run "$GC" -n --no-progress "$IMG"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -77,7 +77,7 @@ ours_img() {
 	[ "$(jqv .predicted.write_amplification)" = null ]
 	[ "$(jqv .policy)" = cost-benefit ]
 	check_plan_consistent
-	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ "$(img_sum "$IMG")" = "$before" ]
 }
 
 @test "gc: -n on an empty image from the reference mkfs: nothing to clean" {
@@ -85,7 +85,7 @@ ours_img() {
 	IMG=$(f2_tmp)/ref.img
 	make_image "$IMG" 256M
 	run_mkfs "$REF_MKFS" -f -s 2 "$IMG"
-	local before=$(sha256sum <"$IMG")
+	local before=$(img_sum "$IMG")
 	gc_json "$IMG"
 	[ "$GC_STATUS" -eq 0 ]
 	[ "$(jqv .geometry.segs_per_sec)" -eq 2 ]
@@ -94,7 +94,7 @@ ours_img() {
 	check_plan_consistent
 	run "$GC" -n "$IMG"
 	[[ $output == *"nothing to clean"* ]]
-	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ "$(img_sum "$IMG")" = "$before" ]
 }
 
 @test "gc: a free-section target above what the volume has: exit 1, plan still reported" {
@@ -110,7 +110,7 @@ ours_img() {
 
 @test "gc: without -n on an empty image: nothing to move, nothing written; defrag of an empty range: nothing written" {
 	ours_img
-	local before=$(sha256sum <"$IMG")
+	local before=$(img_sum "$IMG")
 	run "$GC" --no-progress "$IMG"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -126,7 +126,7 @@ ours_img() {
 	[[ $output == *": 0 valid blocks before, 0 data and 0 node blocks moved, 0 skipped, 0 valid blocks left"* ]]
 	run "$DEFRAG" --file /nothing "$IMG"
 	[ "$status" -eq 8 ] && [[ $output == *"/nothing: no such file in the volume"* ]]
-	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ "$(img_sum "$IMG")" = "$before" ]
 }
 
 @test "gc: a mounted image is refused (fake mount table), -n too, defrag too" {
@@ -237,7 +237,7 @@ ours_img() {
 	flags=$("$f2field" "$IMG" get cp.ckpt_flags | awk '{ print $3 }')
 	[ $((flags & 1)) -eq 1 ]
 	"$f2field" "$IMG" set cp.ckpt_flags $((flags & ~1)) && "$f2field" "$IMG" fixcrc cp
-	before=$(sha256sum <"$IMG")
+	before=$(img_sum "$IMG")
 	run "$GC" "$IMG"
 	[ "$status" -eq 8 ] && [[ $output == *"was not unmounted cleanly"* ]]
 	run "$DEFRAG" --file /x "$IMG"
@@ -245,8 +245,8 @@ ours_img() {
 	run "$GC" -n "$IMG"
 	[ "$status" -eq 0 ]
 	"$f2field" "$IMG" set cp.ckpt_flags $((flags | 0x10)) && "$f2field" "$IMG" fixcrc cp
-	before=$(sha256sum <"$IMG")
+	before=$(img_sum "$IMG")
 	run "$GC" "$IMG"
 	[ "$status" -eq 8 ] && [[ $output == *"needing fsck"* ]]
-	[ "$(sha256sum <"$IMG")" = "$before" ]
+	[ "$(img_sum "$IMG")" = "$before" ]
 }

@@ -14,7 +14,7 @@
 load ../lib/common
 load ../lib/kernel
 
-POP="$F2_BUILD/mkfs/f2fs-populate"
+POP=$POPULATE
 FEAT=extra_attr,inode_checksum,flexible_inline_xattr,inode_crtime,sb_checksum
 
 setup_file() {

@@ -123,24 +123,8 @@
 # A writer that does not take the device path as an argument can be
 # wrapped in a small function that finds it in its own arguments.
 
-# powercut_unwrap VAR...: each VAR naming an uninstalled program of the
-# build (a libtool wrapper script) is set to the program itself, and the
-# build's library directory goes on LD_LIBRARY_PATH: what the wrapper
-# does, without a shell start per call (half the cost of a small state).
-powercut_unwrap() {
-	local var prog dir
-	for var in "$@"; do
-		prog=${!var}
-		dir=$(dirname "$prog")
-		[ -x "$dir/.libs/$(basename "$prog")" ] &&
-			head -c 200 "$prog" 2>/dev/null | grep -q 'temporary wrapper script' || continue
-		printf -v "$var" %s "$dir/.libs/$(basename "$prog")"
-		case ":${LD_LIBRARY_PATH:-}:" in
-		*":$F2_BUILD/lib/.libs:"*) ;;
-		*) export LD_LIBRARY_PATH=$F2_BUILD/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;;
-		esac
-	done
-}
+# powercut_unwrap VAR...: f2_unwrap (tests/lib/common.bash)
+powercut_unwrap() { f2_unwrap "$@"; }
 
 F2REPLAY=${F2REPLAY:-$F2_BUILD/tests/tools/f2replay}
 F2WALK=${F2WALK:-$F2_BUILD/tests/crash/f2walk}

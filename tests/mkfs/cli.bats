@@ -105,11 +105,11 @@ says() {
 	make_image "$D/img" 256M
 	mkfs.ext4 -qF "$D/img"
 	local before
-	before=$(sha256sum <"$D/img")
+	before=$(img_sum "$D/img")
 	run "$MKFS" "$D/img"
 	refused
 	says 'ext4'
-	[ "$(sha256sum <"$D/img")" = "$before" ] || { echo "image was modified"; false; }
+	[ "$(img_sum "$D/img")" = "$before" ] || { echo "image was modified"; false; }
 }
 
 @test "existing ext4 with -f: formatted, reference fsck finds it clean" {
@@ -124,11 +124,11 @@ says() {
 	make_image "$D/img" 256M
 	run_mkfs "$REF_MKFS" -f "$D/img"
 	local before
-	before=$(sha256sum <"$D/img")
+	before=$(img_sum "$D/img")
 	run "$MKFS" "$D/img"
 	refused
 	says 'f2fs'
-	[ "$(sha256sum <"$D/img")" = "$before" ] || { echo "image was modified"; false; }
+	[ "$(img_sum "$D/img")" = "$before" ] || { echo "image was modified"; false; }
 }
 
 @test "existing f2fs with -f: reformatted with a new uuid" {
@@ -194,9 +194,9 @@ says() {
 	make_image "$D/img" 256M
 	LOOPDEV=$(losetup -r -f --show "$D/img" 2>/dev/null) || skip "no loop devices"
 	local before
-	before=$(sha256sum <"$D/img")
+	before=$(img_sum "$D/img")
 	run "$MKFS" -f "$LOOPDEV"
 	refused
 	says 'read-only|read only|permi|cannot|can.t|fail|error'
-	[ "$(sha256sum <"$D/img")" = "$before" ]
+	[ "$(img_sum "$D/img")" = "$before" ]
 }

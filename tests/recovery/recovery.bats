@@ -125,12 +125,12 @@ rf_check() {
 	local F2FIELD=${F2FIELD:-$F2_BUILD/tests/tools/f2field} v before
 	v=$("$F2FIELD" "$d/nrf.img" get inode.3.links | cut -d" " -f3)
 	"$F2FIELD" "$d/nrf.img" set inode.3.links $((v + 1))
-	before=$(sha256sum <"$d/nrf.img")
+	before=$(img_sum "$d/nrf.img")
 	run "$FSCK" -f -y --no-roll-forward "$d/nrf.img"
 	echo "$output"
 	[ "$status" -eq 4 ]
 	[[ "$output" == *"not repaired (fsync-ed files wait for roll-forward"* ]]
-	[ "$(sha256sum <"$d/nrf.img")" = "$before" ]
+	[ "$(img_sum "$d/nrf.img")" = "$before" ]
 	# preen rolls forward first, then repairs the link count
 	run "$FSCK" -p "$d/nrf.img"
 	echo "$output"
