@@ -16,9 +16,10 @@
 #   3. bats --tap on every tests/**/*.bats (tests/lib/ holds helpers, not
 #      suites), in lanes at once: the suites that boot QEMU in background
 #      lanes, one per kernel (tests/fixtures first: it builds the
-#      kernel-made images; tests/kernel last), the host suites here
-#      (tests/unit first, the rest in name order); F2_LANES=1 runs one
-#      lane.  A suite that dies
+#      kernel-made images; tests/kernel last), tests/fuzz in a lane of
+#      its own (niced campaigns of a fixed wall time), the host suites
+#      here (tests/unit first, the rest in name order); F2_LANES=1 runs
+#      one lane.  A suite that dies
 #      before reporting all its planned tests has the missing ones counted
 #      as failures.
 #      Kernels: every suite that boots QEMU, and every dump and fsck suite
@@ -229,12 +230,26 @@ host_labels() {
 		echo ""
 	fi
 }
+# tests/fuzz runs in a lane of its own: its campaigns last a fixed wall
+# time under nice, so beside the others they take only spare cycles.
+bg_runs=()
+for suite in "${host_suites[@]}"; do
+	case $suite in tests/fuzz/*) bg_runs+=("$suite") ;; esac
+done
 # QEMU lanes: by default one per kernel series (F2_QEMU_LANES=1: one for
 # all), each running its kernel's runs in order beside the host lane.
 lane_pids=()
 if [ "${F2_LANES:-2}" = 1 ]; then
 	for r in "${qemu_runs[@]}"; do run_suite "${r%%|*}" "${r#*|}"; done
-	qemu_runs=()
+	qemu_runs=() bg_runs=()
+else
+	for r in "${bg_runs[@]}"; do
+		( run_suite "$r" "" "$lane/bg-$(basename "$r").tap" ) &
+		lane_pids+=($!)
+	done
+fi
+if [ "${F2_LANES:-2}" = 1 ]; then
+	:
 elif [ ${#qemu_runs[@]} -gt 0 ]; then
 	note "QEMU suites run in background lanes: ${qemu_runs[*]}"
 	lane_keys=("${kernels[@]}")
@@ -254,6 +269,7 @@ fi
 
 for suite in "${host_suites[@]}"; do
 	[ "$san_mode" = only ] && san_suite "$suite" && continue
+	case " ${bg_runs[*]} " in *" $suite "*) continue ;; esac
 	while IFS= read -r l; do run_suite "$suite" "$l"; done < <(host_labels "$suite")
 done
 
@@ -270,10 +286,13 @@ done
 # from it; the sources (git's tracked and untracked-but-not-ignored files)
 # are copied to tests/.cache/san, only those that differ from the copy
 # there, so make rebuilds only what changed since the last run.
+# tests/crash/* run with detect_leaks=0 (the leak scan at exit is half
+# the cost of a small run, and they run the same tools thousands of
+# times; every other suite runs them with it).
 # Reports: every sanitizer writes to tests/.cache/san-logs/ (log_path) and
 # aborts (abort_on_error: the tool dies by SIGABRT).  Each report file is
 # one failure, so a report counts even in a test that expected the tool to
-# fail.  Leaks: detect_leaks=1, so a leak is a failure like any other
+# fail.  Leaks: detect_leaks=1 (but in tests/crash, above), so a leak is a failure like any other
 # report; LSAN_OPTIONS can relax that when a tool's exit path is
 # deliberately lazy (none is today).
 if [ "$san_mode" != off ] && [ ${#suites[@]} -gt 0 ]; then
@@ -303,12 +322,18 @@ if [ "$san_mode" != off ] && [ ${#suites[@]} -gt 0 ]; then
 		build_step "make -j2 (sanitized)" make -C "$san" -k -j2 || san_ok=0
 	fi
 	[ $san_ok = 1 ] && note "sanitized build ok"
-	export ASAN_OPTIONS="abort_on_error=1:halt_on_error=1:detect_leaks=1:log_path=$san_logs/asan"
+	asan="abort_on_error=1:halt_on_error=1:log_path=$san_logs/asan"
 	export UBSAN_OPTIONS="abort_on_error=1:halt_on_error=1:print_stacktrace=1:log_path=$san_logs/ubsan"
 	for suite in "${suites[@]}"; do
 		san_suite "$suite" || continue
+		# the leak check at exit is half of a small run's cost; the crash
+		# suites run the same tools on thousands of states, which every
+		# other suite runs with it
+		leaks=1
+		case $suite in tests/crash/*) leaks=0 ;; esac
 		while IFS= read -r l; do
-			F2_BUILD=$san run_suite "$suite" "sanitized${l:+, $l}"
+			ASAN_OPTIONS=$asan:detect_leaks=$leaks F2_BUILD=$san \
+				run_suite "$suite" "sanitized${l:+, $l}"
 		done < <(host_labels "$suite")
 	done
 	unset ASAN_OPTIONS UBSAN_OPTIONS
@@ -330,7 +355,7 @@ if [ ${#lane_pids[@]} -gt 0 ]; then
 		rc=$(sed -n 's/^# bats-exit: //p' "$f")
 		count_suite "$suite" "$f" "${rc:-1}"
 	done
-	[ "$(ls "$lane" | wc -l)" -eq ${#qemu_runs[@]} ] ||
+	[ "$(ls "$lane" | wc -l)" -eq $((${#qemu_runs[@]} + ${#bg_runs[@]})) ] ||
 		{ note "FAILED: the QEMU lane lost suites"; failed=$((failed + 1)); }
 fi
 
