@@ -53,3 +53,30 @@ remount_check() {
 		echo "$tag remount failed"
 	fi
 }
+
+# fill DIR: 10 x 10 directories of 10 files of varied sizes (0..~12 KiB:
+# inline data and multi-block files) and one 6 MiB file (past the 923
+# direct pointers of the inode); "N files".  On a volume with under 64
+# MiB for users (a 64 MiB image leaves 16 MiB) the files stay under 3000
+# bytes (inline) and the big one is 4 MiB.  The small files are cut from
+# one random text with shell builtins: a fork per file costs seconds
+# under TCG.
+fill() {
+	local d s f n=0 mod=12289 big=6 data
+	if [ "$(df -k "$1" | awk 'NR == 2 { print $2 }')" -lt 65536 ]; then
+		mod=3000 big=4
+	fi
+	data=$(head -c 9300 /dev/urandom | base64 | tr -d '\n') || return 1
+	for d in 0 1 2 3 4 5 6 7 8 9; do
+		for s in 0 1 2 3 4 5 6 7 8 9; do
+			mkdir -p "$1/d$d/s$s" || return 1
+			for f in 0 1 2 3 4 5 6 7 8 9; do
+				n=$((n + 1))
+				printf '%s' "${data:$n:$(( (d * 100 + s * 10 + f) * 127 % mod ))}" \
+					>"$1/d$d/s$s/f$f" || return 1
+			done
+		done
+	done
+	dd if=/dev/urandom of="$1/big" bs=1M count=$big 2>/dev/null || return 1
+	echo "$((n + 1)) files"
+}

@@ -39,27 +39,6 @@ refuse ref-refuse-no-conv ref-mkfs.f2fs -f -m /dev/nvme0n1
 refuse refuse-not-zoned mkfs.f2fs -f -m /dev/vda
 refuse refuse-nodiscard mkfs.f2fs -f -m -t 0 -c /dev/nvme0n1 /dev/vda
 
-# fill DIR: 10 x 10 directories of 10 files of varied sizes (0..~12 KiB:
-# inline data and multi-block files), one 6 MiB file.  The small files are
-# cut from one random text with shell builtins: a fork per file costs
-# seconds under TCG.
-fill() {
-	local d s f n=0 data
-	data=$(head -c 9300 /dev/urandom | base64 | tr -d '\n') || return 1
-	for d in 0 1 2 3 4 5 6 7 8 9; do
-		for s in 0 1 2 3 4 5 6 7 8 9; do
-			mkdir -p "$1/d$d/s$s" || return 1
-			for f in 0 1 2 3 4 5 6 7 8 9; do
-				n=$((n + 1))
-				printf '%s' "${data:$n:$(( (d * 100 + s * 10 + f) * 127 % 12289 ))}" \
-					>"$1/d$d/s$s/f$f" || return 1
-			done
-		done
-	done
-	dd if=/dev/urandom of="$1/big" bs=1M count=6 2>/dev/null || return 1
-	echo "$((n + 1)) files"
-}
-
 # sb TAG DEV: superblock and checkpoint fields of the volume whose first
 # device is DEV
 sb() {
