@@ -286,14 +286,13 @@ done
 # from it; the sources (git's tracked and untracked-but-not-ignored files)
 # are copied to tests/.cache/san, only those that differ from the copy
 # there, so make rebuilds only what changed since the last run.
-# tests/crash/* run with detect_leaks=0 (the leak scan at exit is half
-# the cost of a small run, and they run the same tools thousands of
-# times; every other suite runs them with it).
+# tests/crash/* run in a background lane of their own, with
+# detect_leaks=0 (see below).
 # Reports: every sanitizer writes to tests/.cache/san-logs/ (log_path) and
 # aborts (abort_on_error: the tool dies by SIGABRT).  Each report file is
 # one failure, so a report counts even in a test that expected the tool to
-# fail.  Leaks: detect_leaks=1 (but in tests/crash, above), so a leak is a failure like any other
-# report; LSAN_OPTIONS can relax that when a tool's exit path is
+# fail.  Leaks: detect_leaks=1 (tests/crash aside), so a leak is a
+# failure like any other report; LSAN_OPTIONS can relax that when a tool's exit path is
 # deliberately lazy (none is today).
 if [ "$san_mode" != off ] && [ ${#suites[@]} -gt 0 ]; then
 	san=$cache/san san_logs=$cache/san-logs
@@ -324,11 +323,32 @@ if [ "$san_mode" != off ] && [ ${#suites[@]} -gt 0 ]; then
 	[ $san_ok = 1 ] && note "sanitized build ok"
 	asan="abort_on_error=1:halt_on_error=1:log_path=$san_logs/asan"
 	export UBSAN_OPTIONS="abort_on_error=1:halt_on_error=1:print_stacktrace=1:log_path=$san_logs/ubsan"
+	# tests/crash in a lane of its own beside the other sanitized suites
+	# (two lanes keep both cores busy once the QEMU lanes are done); the
+	# leak check at exit is half of a small run's cost, and the crash
+	# suites run the same tools on thousands of states, which every other
+	# suite runs with it
+	san_crash=() san_rest=()
 	for suite in "${suites[@]}"; do
 		san_suite "$suite" || continue
-		# the leak check at exit is half of a small run's cost; the crash
-		# suites run the same tools on thousands of states, which every
-		# other suite runs with it
+		case $suite in
+		tests/crash/*) san_crash+=("$suite") ;;
+		*) san_rest+=("$suite") ;;
+		esac
+	done
+	if [ "${F2_LANES:-2}" = 1 ]; then
+		san_rest=("${san_crash[@]}" "${san_rest[@]}")
+	elif [ ${#san_crash[@]} -gt 0 ]; then
+		(
+			for suite in "${san_crash[@]}"; do
+				ASAN_OPTIONS=$asan:detect_leaks=0 F2_BUILD=$san run_suite "$suite" \
+					sanitized "$lane/san-$(basename "$suite").tap"
+			done
+		) &
+		lane_pids+=($!)
+		bg_runs+=("${san_crash[@]}")
+	fi
+	for suite in "${san_rest[@]}"; do
 		leaks=1
 		case $suite in tests/crash/*) leaks=0 ;; esac
 		while IFS= read -r l; do
@@ -336,16 +356,10 @@ if [ "$san_mode" != off ] && [ ${#suites[@]} -gt 0 ]; then
 				run_suite "$suite" "sanitized${l:+, $l}"
 		done < <(host_labels "$suite")
 	done
-	unset ASAN_OPTIONS UBSAN_OPTIONS
-	for f in "$san_logs"/*; do
-		[ -f "$f" ] || continue
-		note "FAILED: sanitizer report $f:"
-		head -n 30 "$f" | sed 's/^/    /'
-		failed=$((failed + 1))
-	done
+	unset UBSAN_OPTIONS
 fi
 rm -f "$cache/suite.tap"
-# ---- 5. the QEMU lane's results ---------------------------------------------
+# ---- 5. the background lanes' results ---------------------------------------
 if [ ${#lane_pids[@]} -gt 0 ]; then
 	wait "${lane_pids[@]}"
 	for f in "$lane"/*.tap; do
@@ -356,7 +370,15 @@ if [ ${#lane_pids[@]} -gt 0 ]; then
 		count_suite "$suite" "$f" "${rc:-1}"
 	done
 	[ "$(ls "$lane" | wc -l)" -eq $((${#qemu_runs[@]} + ${#bg_runs[@]})) ] ||
-		{ note "FAILED: the QEMU lane lost suites"; failed=$((failed + 1)); }
+		{ note "FAILED: a background lane lost suites"; failed=$((failed + 1)); }
+fi
+if [ -n "${san_logs:-}" ]; then
+	for f in "$san_logs"/*; do
+		[ -f "$f" ] || continue
+		note "FAILED: sanitizer report $f:"
+		head -n 30 "$f" | sed 's/^/    /'
+		failed=$((failed + 1))
+	done
 fi
 
 echo "suites: ${#suites[@]}; TAP log: $tap_log"

@@ -48,7 +48,8 @@ fuzz_campaign() {
 
 setup_file() {
 	local dir=$BATS_FILE_TMPDIR/campaigns
-	"$F2_TOP/tests/fuzz/build.sh" "$FUZZ_OUT" || return 1
+	# under nice, as the campaigns: tests/run.sh runs this beside the rest
+	nice -n 10 "$F2_TOP/tests/fuzz/build.sh" "$FUZZ_OUT" || return 1
 	mkdir -p "$dir"
 	export -f fuzz_campaign
 	export FUZZ_OUT FUZZ_SECONDS
