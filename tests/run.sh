@@ -286,8 +286,8 @@ done
 # from it; the sources (git's tracked and untracked-but-not-ignored files)
 # are copied to tests/.cache/san, only those that differ from the copy
 # there, so make rebuilds only what changed since the last run.
-# tests/crash/* run in a background lane of their own, with
-# detect_leaks=0 (see below).
+# tests/crash/* and tests/gc/move.bats run in a background lane of their
+# own, tests/crash with detect_leaks=0 (see below).
 # Reports: every sanitizer writes to tests/.cache/san-logs/ (log_path) and
 # aborts (abort_on_error: the tool dies by SIGABRT).  Each report file is
 # one failure, so a report counts even in a test that expected the tool to
@@ -323,38 +323,45 @@ if [ "$san_mode" != off ] && [ ${#suites[@]} -gt 0 ]; then
 	[ $san_ok = 1 ] && note "sanitized build ok"
 	asan="abort_on_error=1:halt_on_error=1:log_path=$san_logs/asan"
 	export UBSAN_OPTIONS="abort_on_error=1:halt_on_error=1:print_stacktrace=1:log_path=$san_logs/ubsan"
-	# tests/crash in a lane of its own beside the other sanitized suites
-	# (two lanes keep both cores busy once the QEMU lanes are done); the
-	# leak check at exit is half of a small run's cost, and the crash
-	# suites run the same tools on thousands of states, which every other
-	# suite runs with it
-	san_crash=() san_rest=()
+	# tests/crash and tests/gc/move.bats (the longest host suites) in a
+	# lane of their own beside the other sanitized suites: two lanes keep
+	# both cores busy once the QEMU lanes are done.  The leak check at
+	# exit is half of a small run's cost, and the crash suites run the
+	# same tools on thousands of states, which every other suite runs
+	# with it: they run without.
+	san_bg=() san_rest=()
 	for suite in "${suites[@]}"; do
 		san_suite "$suite" || continue
 		case $suite in
-		tests/crash/*) san_crash+=("$suite") ;;
+		tests/crash/*|tests/gc/move.bats) san_bg+=("$suite") ;;
 		*) san_rest+=("$suite") ;;
 		esac
 	done
+	# san_run SUITE [OUT]: the suite sanitized, once per label
+	san_run() {
+		local leaks=1 l n=0
+		case $1 in tests/crash/*) leaks=0 ;; esac
+		while IFS= read -r l; do
+			n=$((n + 1))
+			ASAN_OPTIONS=$asan:detect_leaks=$leaks F2_BUILD=$san \
+				run_suite "$1" "sanitized${l:+, $l}" ${2:+"$2.$n.tap"}
+		done < <(host_labels "$1")
+	}
 	if [ "${F2_LANES:-2}" = 1 ]; then
-		san_rest=("${san_crash[@]}" "${san_rest[@]}")
-	elif [ ${#san_crash[@]} -gt 0 ]; then
+		san_rest=("${san_bg[@]}" "${san_rest[@]}")
+	elif [ ${#san_bg[@]} -gt 0 ]; then
 		(
-			for suite in "${san_crash[@]}"; do
-				ASAN_OPTIONS=$asan:detect_leaks=0 F2_BUILD=$san run_suite "$suite" \
-					sanitized "$lane/san-$(basename "$suite").tap"
+			for suite in "${san_bg[@]}"; do
+				san_run "$suite" "$lane/san-$(basename "$suite")"
 			done
 		) &
 		lane_pids+=($!)
-		bg_runs+=("${san_crash[@]}")
+		for suite in "${san_bg[@]}"; do
+			while IFS= read -r l; do bg_runs+=("$suite"); done < <(host_labels "$suite")
+		done
 	fi
 	for suite in "${san_rest[@]}"; do
-		leaks=1
-		case $suite in tests/crash/*) leaks=0 ;; esac
-		while IFS= read -r l; do
-			ASAN_OPTIONS=$asan:detect_leaks=$leaks F2_BUILD=$san \
-				run_suite "$suite" "sanitized${l:+, $l}"
-		done < <(host_labels "$suite")
+		san_run "$suite"
 	done
 	unset UBSAN_OPTIONS
 fi
