@@ -24,6 +24,10 @@ setup_file() {
 	# fsck picks its mode from its name, so it keeps it (ours is not staged)
 	mkdir -p "$dir/ref"
 	cp "$REF_MKFS" "$dir/ref/ref-mkfs.f2fs" || return 1
+	# ours as our-fsck.f2fs, a second opinion shown when the reference
+	# objects (it picks its mode from its name)
+	kernel_add_binary "$FSCK" &&
+		mv "$KERNEL_STAGE/bin/fsck.f2fs" "$KERNEL_STAGE/bin/our-fsck.f2fs" || return 1
 	kernel_add_binary "$MKFS" && kernel_add_binary "$F2SB" &&
 		kernel_add_binary "$dir/ref/ref-mkfs.f2fs" &&
 		kernel_add_binary "$REF_FSCK" || return 1
@@ -181,6 +185,8 @@ check_fsck() {
 	if ! f2_ref_fsck_verdict "$d/$tag.fsck" "$st"; then
 		echo "reference fsck.f2fs --dry-run on $tag (exit $st):"
 		grep -v 'Check node' "$d/$tag.fsck"
+		echo "our fsck.f2fs -f -n on $tag:"
+		sed -n "s/^$tag ours //p" "$d/report"
 		return 1
 	fi
 }

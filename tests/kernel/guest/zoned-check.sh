@@ -54,6 +54,10 @@ fsck() {
 	echo "$1 FSCK-BEGIN"
 	sed "s/^/$1 /" /tmp/fsck.out
 	echo "$1 FSCK-END"
+	# our verdict beside it (shown by the host when the reference objects)
+	our-fsck.f2fs -f -n "/dev/$2" </dev/null >/tmp/ours.fsck 2>&1
+	echo "$1 ours exit $?"
+	sed "s/^/$1 ours /" /tmp/ours.fsck | tail -n 20
 }
 
 # use TAG DEV: mount, fill, unmount, remount, compare md5s, unmount
