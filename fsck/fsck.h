@@ -89,6 +89,9 @@ struct fsck_ctx {
 int pass_sb(struct fsck_ctx *ctx);
 int pass_cp(struct fsck_ctx *ctx);
 int pass_sit_load(struct fsck_ctx *ctx);
+/* Per main segment, 1 where a zoned device's zone capacity leaves no
+ * block (fsck/zonecap.c); NULL when no device is host-managed. */
+uint8_t *fsck_unusable_segs(const struct fsck_ctx *ctx);
 int pass_nat_scan(struct fsck_ctx *ctx);
 int pass_tree(struct fsck_ctx *ctx);
 int pass_nat_unreachable(struct fsck_ctx *ctx);

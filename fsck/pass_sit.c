@@ -24,6 +24,7 @@
 struct sit_state {
 	struct fsck_ctx *ctx;
 	uint32_t free_segs;
+	uint8_t *unusable;	/* fsck_unusable_segs(), or NULL */
 };
 
 static int popcount_map(const uint8_t *m)
@@ -48,7 +49,7 @@ static int one_seg(void *arg, const struct f2_sit_info *si)
 		progress(ctx, "SIT", si->segno, fs->main_segs);
 	ctx->seg_vblocks[si->segno] = si->vblocks;
 	ctx->seg_type[si->segno] = si->type;
-	if (!si->vblocks && c < 0)
+	if (!si->vblocks && c < 0 && !(st->unusable && st->unusable[si->segno]))
 		st->free_segs++;
 	if (!si->vblocks && !memcmp(si->valid_map, zero, sizeof(zero)))
 		goto curseg;
@@ -88,7 +89,7 @@ curseg:
 int pass_sit_load(struct fsck_ctx *ctx)
 {
 	struct f2_fs *fs = ctx->fs;
-	struct sit_state st = { ctx, 0 };
+	struct sit_state st = { ctx, 0, fsck_unusable_segs(ctx) };
 	int err;
 
 	ctx->seg_vblocks = calloc(fs->main_segs, sizeof(*ctx->seg_vblocks));
@@ -97,6 +98,7 @@ int pass_sit_load(struct fsck_ctx *ctx)
 	    sbm_init(&ctx->sit_valid, (uint64_t)fs->main_segs * F2_BLKS_PER_SEG))
 		return -12;
 	err = f2_sit_iter(fs, one_seg, &st);
+	free(st.unusable);
 	if (err == -12)
 		return err;
 	if (err) {
