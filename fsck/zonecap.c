@@ -48,12 +48,13 @@ uint8_t *fsck_unusable_segs(const struct fsck_ctx *ctx)
 	uint8_t *map = NULL;
 
 	for (uint32_t d = 0; d < n; d++) {
-		const char *path = d == 0 || !fs->devs[d].path[0] ? ctx->opts.device : fs->devs[d].path;
+		/* device 0 is the one fsck was given; the others by their path */
+		const char *path = d == 0 ? ctx->opts.device : fs->devs[d].path;
 		enum f2_zone_model model;
 		uint64_t zs;
 		int fd;
 
-		if (d > 0 && !fs->devs[d].path[0])
+		if (!path[0])
 			continue;
 		if (f2_zoned_model(path, &model, &zs) || model != F2_ZONED_HM)
 			continue;

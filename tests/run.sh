@@ -242,15 +242,12 @@ lane_pids=()
 if [ "${F2_LANES:-2}" = 1 ]; then
 	for r in "${qemu_runs[@]}"; do run_suite "${r%%|*}" "${r#*|}"; done
 	qemu_runs=() bg_runs=()
-else
-	for r in "${bg_runs[@]}"; do
-		( run_suite "$r" "" "$lane/bg-$(basename "$r").tap" ) &
-		lane_pids+=($!)
-	done
 fi
-if [ "${F2_LANES:-2}" = 1 ]; then
-	:
-elif [ ${#qemu_runs[@]} -gt 0 ]; then
+for r in "${bg_runs[@]}"; do
+	( run_suite "$r" "" "$lane/bg-$(basename "$r").tap" ) &
+	lane_pids+=($!)
+done
+if [ ${#qemu_runs[@]} -gt 0 ]; then
 	note "QEMU suites run in background lanes: ${qemu_runs[*]}"
 	lane_keys=("${kernels[@]}")
 	[ "${F2_QEMU_LANES:-${#kernels[@]}}" = 1 ] && lane_keys=(all)
@@ -292,8 +289,8 @@ done
 # aborts (abort_on_error: the tool dies by SIGABRT).  Each report file is
 # one failure, so a report counts even in a test that expected the tool to
 # fail.  Leaks: detect_leaks=1 (tests/crash aside), so a leak is a
-# failure like any other report; LSAN_OPTIONS can relax that when a tool's exit path is
-# deliberately lazy (none is today).
+# failure like any other report; LSAN_OPTIONS can relax that when a
+# tool's exit path is deliberately lazy (none is today).
 if [ "$san_mode" != off ] && [ ${#suites[@]} -gt 0 ]; then
 	san=$cache/san san_logs=$cache/san-logs
 	mkdir -p "$san"

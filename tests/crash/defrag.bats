@@ -21,7 +21,6 @@ AGE=${AGE:-$F2_BUILD/tests/tools/f2age}
 
 setup() {
 	require_prog "$DEFRAG" "$MKFS" "$AGE" "$FSCK" "$F2REPLAY" "$F2WALK" "$DUMP"
-	powercut_unwrap FSCK
 	T=$(f2_tmp)
 }
 

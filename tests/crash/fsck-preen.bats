@@ -22,7 +22,6 @@ export F2FIELD
 
 setup() {
 	require_prog "$FSCK" "$F2FIELD" "$F2REPLAY" "$F2WALK"
-	powercut_unwrap FSCK
 	T=$(f2_tmp)
 }
 

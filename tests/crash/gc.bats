@@ -17,7 +17,6 @@ AGE=${AGE:-$F2_BUILD/tests/tools/f2age}
 
 setup() {
 	require_prog "$GC" "$MKFS" "$AGE" "$FSCK" "$F2REPLAY" "$F2WALK"
-	powercut_unwrap FSCK
 	T=$(f2_tmp)
 }
 

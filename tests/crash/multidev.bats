@@ -20,11 +20,9 @@ load ../lib/powercut
 
 GC=${GC:-$F2_BUILD/gc/gc.f2fs}
 DEFRAG=${DEFRAG:-$F2_BUILD/gc/defrag.f2fs}
-AGE=${AGE:-$F2_BUILD/tests/tools/f2age}
 
 setup() {
-	require_prog "$MKFS" "$FSCK" "$GC" "$DEFRAG" "$DUMP" "$AGE" "$F2REPLAY" "$F2WALK"
-	powercut_unwrap FSCK MKFS GC DEFRAG AGE
+	require_prog "$MKFS" "$FSCK" "$GC" "$DEFRAG" "$DUMP" "$F2AGE" "$F2REPLAY" "$F2WALK"
 	T=$(f2_tmp)
 }
 
@@ -41,7 +39,7 @@ aged_volume() {
 		cs+=(-c "$d")
 	done
 	run_mkfs "$MKFS" -f -q "${cs[@]}" "${devs[0]}"
-	"$AGE" fill "${devs[0]}" 60 2 >/dev/null
+	"$F2AGE" fill "${devs[0]}" 60 2 >/dev/null
 }
 
 # check_mkfs_c DEV0 K T: the old volume, refused, or the new one, clean

@@ -36,8 +36,7 @@ setup_file() {
 	truncate -s 64M "$dir/vda.img" "$dir/start-meta.img"
 	truncate -s 256M "$dir/zns.img" "$dir/start-zns.img"
 	truncate -s 512M "$dir/logs.tar"
-	kernel_add_binary "$FSCK" || return 1
-	mv "$KERNEL_STAGE/bin/fsck.f2fs" "$KERNEL_STAGE/bin/our-fsck.f2fs" || return 1
+	kernel_add_binary "$FSCK" our-fsck.f2fs || return 1
 	kernel_add_binary "$MKFS" && kernel_add_binary "$GC" && kernel_add_binary "$DEFRAG" &&
 		kernel_add_binary "$DUMP" || return 1
 	KERNEL_FILES="$dir/f2pc:/etc/f2pc" KERNEL_ZONED=$dir/zns.img KERNEL_ZONE_SIZE=4M \
@@ -59,7 +58,6 @@ setup() {
 	kernel_require
 	[ -f "$BATS_FILE_TMPDIR/run/status" ] || { echo "the kernel run did not happen"; return 1; }
 	require_prog "$FSCK" "$F2REPLAY" "$F2WALK"
-	powercut_unwrap FSCK
 	PC=$(cat "$BATS_FILE_TMPDIR/f2pc")
 	LOGS=$BATS_FILE_TMPDIR/logs
 }

@@ -24,9 +24,8 @@ setup_file() {
 	require_prog "$MKFS" "$GC" "$DEFRAG" "$FSCK" "$DUMP" "$REF_FSCK" || return 1
 	truncate -s 64M "$dir/vda.img"
 	truncate -s 512M "$dir/zns.img"
-	kernel_add_binary "$FSCK" || return 1
 	# ours as our-fsck.f2fs: the reference picks its mode from its name
-	mv "$KERNEL_STAGE/bin/fsck.f2fs" "$KERNEL_STAGE/bin/our-fsck.f2fs" || return 1
+	kernel_add_binary "$FSCK" our-fsck.f2fs || return 1
 	kernel_add_binary "$MKFS" && kernel_add_binary "$GC" && kernel_add_binary "$DEFRAG" &&
 		kernel_add_binary "$DUMP" && kernel_add_binary "$REF_FSCK" || return 1
 	KERNEL_ZONED=$dir/zns.img KERNEL_ZONE_SIZE=4M KERNEL_ZONE_CAP=4M \

@@ -26,8 +26,7 @@ setup_file() {
 	cp "$REF_MKFS" "$dir/ref/ref-mkfs.f2fs" || return 1
 	# ours as our-fsck.f2fs, a second opinion shown when the reference
 	# objects (it picks its mode from its name)
-	kernel_add_binary "$FSCK" &&
-		mv "$KERNEL_STAGE/bin/fsck.f2fs" "$KERNEL_STAGE/bin/our-fsck.f2fs" || return 1
+	kernel_add_binary "$FSCK" our-fsck.f2fs || return 1
 	kernel_add_binary "$MKFS" && kernel_add_binary "$F2SB" &&
 		kernel_add_binary "$dir/ref/ref-mkfs.f2fs" &&
 		kernel_add_binary "$REF_FSCK" || return 1

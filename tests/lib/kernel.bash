@@ -310,7 +310,8 @@ f2k_stage_dir() {
 	mkdir -p "$KERNEL_STAGE/bin" "$KERNEL_STAGE/lib/x86_64-linux-gnu" "$KERNEL_STAGE/lib64"
 }
 
-# kernel_add_binary PATH: a libtool wrapper is replaced by the real ELF in
+# kernel_add_binary PATH [NAME]: PATH as /bin/NAME (default: its own
+# name) in the guest; a libtool wrapper is replaced by the real ELF in
 # .libs/, and its libraries are found with `libtool --mode=execute ldd`.
 kernel_add_binary() {
 	local prog=$1 elf name stage lib
@@ -324,7 +325,7 @@ kernel_add_binary() {
 	fi
 	f2k_stage_dir
 	stage=$KERNEL_STAGE
-	cp "$elf" "$stage/bin/$name" || return 1
+	cp "$elf" "$stage/bin/${2:-$name}" || return 1
 	for lib in $("${ldd[@]}" "$prog" | awk '/=> \// { print $3 } /^[[:space:]]*\/[^ ]*ld-linux/ { print $1 }'); do
 		case $lib in
 		*/ld-linux*) cp -L "$lib" "$stage/lib64/$(basename "$lib")" || return 1 ;;

@@ -66,8 +66,7 @@
 # POWERCUT_LOG, POWERCUT_LIST (the log as f2replay list prints it: "index
 # op off len" a line), POWERCUT_SCRATCH (where the state is).  Other
 # helpers: powercut_state K T OUT (a state replayed from the start),
-# powercut_plan N (the prefixes checked, "K TORN" a line),
-# powercut_unwrap VAR... (below).
+# powercut_plan N (the prefixes checked, "K TORN" a line).
 #
 # Oracles provided here:
 #   powercut_summary IMG          what the read path sees (tests/crash/
@@ -123,12 +122,8 @@
 # A writer that does not take the device path as an argument can be
 # wrapped in a small function that finds it in its own arguments.
 
-# powercut_unwrap VAR...: f2_unwrap (tests/lib/common.bash)
-powercut_unwrap() { f2_unwrap "$@"; }
-
-F2REPLAY=${F2REPLAY:-$F2_BUILD/tests/tools/f2replay}
-F2WALK=${F2WALK:-$F2_BUILD/tests/crash/f2walk}
-powercut_unwrap F2REPLAY F2WALK
+# The tools run as themselves, not through libtool wrappers: f2_unwrap
+# (tests/lib/common.bash), which also sets F2REPLAY and F2WALK.
 POWERCUT_ALL=${POWERCUT_ALL:-300}
 POWERCUT_SAMPLE=${POWERCUT_SAMPLE:-200}
 POWERCUT_TORN=${POWERCUT_TORN:-512 2048}

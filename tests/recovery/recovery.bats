@@ -227,7 +227,6 @@ rf_pc_check() {
 @test "power cut at every write of the recovery (every scenario)" {
 	rf_require
 	local s d=$BATS_FILE_TMPDIR
-	powercut_unwrap FSCK DUMP
 	for s in $RF_SCENARIOS; do
 		if [ $s = newdir ]; then
 			cp --sparse=always "$RF_IMAGES/$s.img" "$d/pc.img"
@@ -254,7 +253,6 @@ rf_pc_check() {
 @test "power cut at every write of fsck -p rolling forward (newfile, indirect, truncate)" {
 	rf_require
 	local s
-	powercut_unwrap FSCK DUMP
 	for s in newfile indirect truncate; do
 		RF_PC_INOS=
 		POWERCUT_WRITER_OK=1 powercut_run "$RF_IMAGES/$s.img" rf_pc_check -- "$FSCK" -p @IMG
