@@ -21,8 +21,11 @@
 #    the write before it ended) with the record before each, and evenly
 #    spaced ones in between.  For every checked prefix K < N whose next
 #    record is a write longer than T, the torn write of its first T bytes
-#    is checked too, for each T in POWERCUT_TORN ("512 2048": a partial
-#    sector, a partial block); in a sampled log only at the prefixes
+#    is checked too, T taken in turn from POWERCUT_TORN ("512 2048": a
+#    partial sector, a partial block): prefix K tears at the (K mod
+#    count)-th size (POWERCUT_TORN_EACH=1: at every size, a state more
+#    per prefix for little, as both leave a block half old, half new);
+#    in a sampled log only at the prefixes
 #    chosen for what they are (ends, flushes, run starts), not at the
 #    evenly spaced ones, which fall inside runs of consecutive writes
 #    (e.g. copied data) and whose torn writes tell nothing new.
@@ -214,7 +217,8 @@ powercut_scratch() {
 powercut_states() {
 	local check=$1 n=$POWERCUT_RECORDS k t at=0 rc=0 shown=0 i op off len
 	local cursor out=${POWERCUT_DEVS:-$POWERCUT_SCRATCH/state}
-	local -a ops=() lens=()
+	local -a ops=() lens=() sizes=($POWERCUT_TORN)
+	local tears=${sizes[*]}
 	cursor=$(powercut_names "$POWERCUT_SCRATCH/cursor")
 	while read -r i op off len; do
 		ops[i]=$op lens[i]=$len
@@ -224,7 +228,10 @@ powercut_states() {
 		"$F2REPLAY" apply "$POWERCUT_LOG" "$cursor" "$at:$k" >/dev/null ||
 			{ echo "powercut: cannot replay records $at..$k" >&2; return 1; }
 		at=$k
-		for t in 0 $POWERCUT_TORN; do
+		# the torn sizes of prefix K (step 2)
+		[ -n "${POWERCUT_TORN_EACH:-}" ] || [ ${#sizes[@]} -le 1 ] ||
+			tears=${sizes[k % ${#sizes[@]}]}
+		for t in 0 $tears; do
 			if [ "$t" -gt 0 ]; then
 				[ "$torn" = 1 ] && [ "$k" -lt "$n" ] && [ "${ops[k + 1]}" = write ] &&
 					[ "${lens[k + 1]}" -gt "$t" ] || continue
