@@ -46,14 +46,14 @@ ref_sections() {
 	gc_json "$IMG"
 	[ "$GC_STATUS" -eq 0 ]
 	[ "$(jqv .geometry.segs_per_sec)" -eq 1 ]
-	[ "$(jqv .before.dirty_sections)" -ge 50 ]
+	[ "$(jqv .before.dirty_sections)" -ge 40 ]
 	check_plan_consistent
 }
 
 @test "aged: greedy victims = the reference dump's partly valid segments by valid count" {
 	local d=$BATS_FILE_TMPDIR/ref
 	ref_sections >/dev/null
-	[ "$(wc -l <"$d/sections")" -gt 100 ]
+	[ "$(wc -l <"$d/sections")" -gt 60 ]
 	[ "$(wc -l <"$d/cur")" -ge 3 ]
 	awk 'NR == FNR { cur[$1] = 1; next }
 	     $2 > 0 && $2 < 512 && !($1 in cur) { print $2, $1 }' "$d/cur" "$d/sections" |
@@ -104,13 +104,13 @@ ref_sections() {
 	local free t n sum
 	gc_json "$IMG"
 	free=$(jqv .before.free_sections)
-	t=$((free + 20))
+	t=$((free + 10))
 	gc_json "$IMG" --target-free "$t"
 	[ "$GC_STATUS" -eq 0 ]
 	[ "$(jqv .predicted.target_reached)" = true ]
 	[ "$(jqv .predicted.free_sections_after)" -ge "$t" ]
 	n=$(jqv '.victims | length')
-	[ "$n" -ge 20 ]
+	[ "$n" -ge 10 ]
 	# one victim fewer would not do
 	sum=$(jqv "[.victims[:$((n - 1))][].valid] | add")
 	[ $((free + n - 1 - (sum + 511) / 512)) -lt "$t" ]

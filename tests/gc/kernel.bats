@@ -10,9 +10,9 @@ load ../lib/kernel
 load ../lib/fixtures
 load helpers
 
-# name|gc.f2fs options
+# name|gc.f2fs options (TARGET: the free sections before, plus 15)
 CLEANINGS="
-greedy|-p greedy --target-free 170 -c 16
+greedy|-p greedy --target-free TARGET -c 16
 cb|-p cost-benefit -c 32
 "
 
@@ -26,6 +26,11 @@ setup_file() {
 	while IFS='|' read -r name opts; do
 		[ -n "$name" ] || continue
 		fixture_copy aged "$dir/$name.img" || return 1
+		if [[ $opts == *TARGET* ]]; then
+			echo $(( $("$GC" --json -n --no-progress "$dir/$name.img" |
+				jq -r .before.free_sections) + 15 )) >"$dir/target"
+			opts=${opts/TARGET/$(cat "$dir/target")}
+		fi
 		# shellcheck disable=SC2086 # the options are a word list
 		"$GC" --json --no-progress $opts "$dir/$name.img" >"$dir/$name.json" 2>"$dir/$name.err" ||
 			echo "gc.f2fs failed: $(cat "$dir/$name.err")" >"$dir/$name.fail"
@@ -55,9 +60,9 @@ setup() {
 	local name
 	for name in greedy cb; do
 		[ ! -f "$BATS_FILE_TMPDIR/$name.fail" ] || { cat "$BATS_FILE_TMPDIR/$name.fail"; return 1; }
-		[ "$(jq -r .result.sections_cleaned "$BATS_FILE_TMPDIR/$name.json")" -ge 50 ]
+		[ "$(jq -r .result.sections_cleaned "$BATS_FILE_TMPDIR/$name.json")" -ge 15 ]
 	done
-	[ "$(jq -r .result.free_sections_after "$BATS_FILE_TMPDIR/greedy.json")" -ge 170 ]
+	[ "$(jq -r .result.free_sections_after "$BATS_FILE_TMPDIR/greedy.json")" -ge "$(cat "$BATS_FILE_TMPDIR/target")" ]
 	grep -q '^DONE$' "$BATS_FILE_TMPDIR/report"
 	[ "$(cat "$BATS_FILE_TMPDIR/run/status")" -eq 0 ]
 }

@@ -69,7 +69,7 @@ clean_and_check() {
 	IMG=$BATS_TEST_TMPDIR/probe.img
 	fixture_copy aged "$IMG"
 	gc_json "$IMG"
-	t=$(( $(jqv .before.free_sections) + 40 ))
+	t=$(( $(jqv .before.free_sections) + 20 ))
 	clean_and_check greedy --target-free "$t" -c 8
 	[ "$(jqv .result.free_sections_after)" -ge "$t" ]
 	image_intact "$IMG" aged
@@ -107,7 +107,7 @@ clean_and_check() {
 	local orig=$BATS_TEST_TMPDIR/orig.img img=$BATS_TEST_TMPDIR/run.img log=$BATS_TEST_TMPDIR/run.log
 	fixture_copy aged "$orig"
 	cp --sparse=always "$orig" "$img"
-	F2_IO_RECORD=$log "$GC" --no-progress -c 64 "$img" >/dev/null
+	F2_IO_RECORD=$log "$GC" --no-progress -c 16 "$img" >/dev/null
 	local total flushes f1 n prefixes=() p
 	total=$("$REPLAY" count "$log")
 	mapfile -t flushes < <("$REPLAY" list "$log" | awk '$2 == "flush" { print $1 }')

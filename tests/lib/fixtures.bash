@@ -99,7 +99,7 @@ F2_FIXTURE_TABLE="
 basic|1G|-O extra_attr,inode_checksum,flexible_inline_xattr,inode_crtime
 small|64M|
 compress|1G|-O extra_attr,compression
-aged|1G|-O extra_attr,inode_checksum
+aged|512M|-O extra_attr,inode_checksum
 allfeat|1G|-O extra_attr,project_quota,inode_checksum,flexible_inline_xattr,quota,inode_crtime,lost_found,sb_checksum,compression,encrypt,verity
 casefold|256M|-O extra_attr,inode_checksum,casefold -C utf8
 strict|128M|-O extra_attr,casefold -C utf8:strict

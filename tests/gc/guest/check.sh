@@ -18,7 +18,7 @@ check() {
 	mkdir /mnt/new || echo "$name mkdir failed"
 	i=0
 	while [ $i -lt 12 ]; do
-		dd if=/dev/urandom of="/mnt/new/f$i" bs=1M count=4 2>/dev/null ||
+		dd if=/dev/urandom of="/mnt/new/f$i" bs=1M count=2 2>/dev/null ||
 			echo "$name write f$i failed"
 		i=$((i + 1))
 	done
