@@ -223,8 +223,10 @@ ref_free_count_only() {
 # set_prefree_as_free_segments, segment.c:4662 and 2166-2175; then
 # do_checkpoint, :1716, stores free_segments() at :1496; 6.1:
 # checkpoint.c:1712, segment.c:4189, checkpoint.c:1717 and :1494).  When
-# our fsck finds that count exact, the miscount is the reference's (why,
-# not yet known): accepted; any other complaint still fails.
+# our fsck finds that count exact, the miscount is the reference's:
+# accepted; any other complaint still fails.  When our fsck objects too
+# (seen: the checkpoint 16 segments short of the SIT, 1569 against 1585,
+# as on cap-used; cause unknown), this test and the last one fail.
 @test "zoned: reference fsck --dry-run finds the used volume clean (capacity = zone size)" {
 	check_fsck full-used && return 0
 	ref_free_count_only full-used
@@ -266,7 +268,8 @@ fsck_like_ref() {
 # capacity below the zone size it leaves the segments past the capacity
 # out of the free count, as the kernel does (fsck/zonecap.c).  Not yet
 # checked: cap-used, where the kernel's checkpoint still counts 16 free
-# segments fewer than our fsck finds (docs/status.md).
+# segments fewer than our fsck finds (docs/status.md); 6.12 does the same
+# now and then on full-used, which then fails here.
 @test "zoned: our fsck -f -n finds the volumes clean, fresh and used (capacity = size), fresh (capacity below)" {
 	local tag st bad=0
 	for tag in full-fresh full-used cap-fresh; do
