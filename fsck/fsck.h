@@ -97,6 +97,9 @@ int pass_tree(struct fsck_ctx *ctx);
 int pass_nat_unreachable(struct fsck_ctx *ctx);
 int pass_sit_compare(struct fsck_ctx *ctx);
 int pass_counts(struct fsck_ctx *ctx);
+/* Segments the checkpoint's free count may fall short of the SIT's by
+ * (fsck/cp_free.c): 0 unless it was written with checkpointing disabled. */
+uint32_t fsck_cp_free_slack(const struct fsck_ctx *ctx);
 int pass_repair(struct fsck_ctx *ctx);
 int pass_quota(struct fsck_ctx *ctx);	/* pass_quota.c */
 int pass_sb_records(struct fsck_ctx *ctx);	/* pass_sb.c */

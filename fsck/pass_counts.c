@@ -3,8 +3,9 @@
  * pass_counts.c - phase 8: the checkpoint's counters against what the
  * walk found: valid blocks (nodes, data, reserved NEW_ADDR blocks and
  * compressed cluster heads), valid nodes, valid inodes, free segments
- * (from the SIT); and the SIT's total valid blocks against the blocks
- * found less those reserved ones.
+ * (from the SIT: exact, but for the shortfall cp_free.c allows after the
+ * kernel disabled checkpointing); and the SIT's total valid blocks
+ * against the blocks found less those reserved ones.
  * Repair: when the counters are the only inconsistency found, a new
  * checkpoint carrying the found values goes into the other pack
  * (repair_cp.c); with structural repairs pending, or when the newest pack
@@ -26,6 +27,7 @@ int pass_counts(struct fsck_ctx *ctx)
 		f2_le64(cp->valid_block_count), f2_le32(cp->valid_node_count),
 		f2_le32(cp->valid_inode_count), f2_le32(cp->free_segment_count),
 	};
+	uint32_t slack;
 	int fix = 0, err, structural;
 
 	if (ctx->sit_total_valid + ctx->reserved_found != ctx->blocks_found &&
@@ -59,8 +61,16 @@ int pass_counts(struct fsck_ctx *ctx)
 		c.valid_inodes = (uint32_t)ctx->inodes_found;
 		fix |= 4;
 	}
-	if (c.free_segs != ctx->free_segs_found &&
-	    fix_problem(ctx, PR_CNT_FREE_SEGS,
+	vmsg(ctx, "checkpoint: free_segment_count %u, the SIT has %u free segments",
+	     c.free_segs, ctx->free_segs_found);
+	slack = c.free_segs < ctx->free_segs_found ? fsck_cp_free_slack(ctx) : 0;
+	if (c.free_segs < ctx->free_segs_found && ctx->free_segs_found - c.free_segs <= slack) {
+		vmsg(ctx, "checkpoint: written with checkpointing disabled: %u free segment(s) "
+		     "still in use, at most %u may be", ctx->free_segs_found - c.free_segs, slack);
+		/* a checkpoint fsck writes carries the exact count */
+		c.free_segs = ctx->free_segs_found;
+	} else if (c.free_segs != ctx->free_segs_found &&
+		   fix_problem(ctx, PR_CNT_FREE_SEGS,
 			"checkpoint: free_segment_count %u, the SIT has %u free segments",
 			c.free_segs, ctx->free_segs_found)) {
 		c.free_segs = ctx->free_segs_found;

@@ -142,6 +142,9 @@ run_case() {
 @test "066-casefold-strict" { run_case 066-casefold-strict; }
 @test "067-casefold-encoding" { run_case 067-casefold-encoding; }
 @test "068-casefold-dot" { run_case 068-casefold-dot; }
+@test "069-cp-free-segs-high" { run_case 069-cp-free-segs-high; }
+@test "070-cp-disabled-free-segs" { run_case 070-cp-disabled-free-segs; }
+@test "071-cp-disabled-free-segs-low" { run_case 071-cp-disabled-free-segs-low; }
 
 # preen_pair SAFE UNSAFE: -p repairs case SAFE (exit 1, then clean) and
 # leaves case UNSAFE untouched (exit 4, not a byte written)

@@ -5,7 +5,11 @@
 # mount under the Linux 6.1 driver in QEMU (one boot), every file reads
 # back with the md5 of the tree that was loaded, the kernel writes,
 # deletes and rewrites files on them, and afterwards our fsck -f -n and
-# the reference fsck --dry-run find them clean.  One more image is left by
+# the reference fsck --dry-run find them clean.  On a fresh volume
+# (guest/repaired-check.sh) the checkpoint that empties a file's segments
+# counts them free (our fsck finds its count exact), and the one that
+# disables checkpointing counts one short, which our fsck accepts.  One
+# more image is left by
 # the kernel with an orphan inode (open, unlinked, synced, never
 # unmounted) and a file fsync-ed after the last checkpoint: our fsck, run
 # in the guest while it is mounted, refuses -y and warns under -n; on the
@@ -45,10 +49,13 @@ export F2FIELD REF_SLOAD
 		[ "$rc" -eq 1 ] || { cat "$d/$c.y"; echo "$c: -y exit $rc"; return 1; }
 		imgs+=("$d/$c.img")
 	done
-	truncate -s 256M "$d/orphan.img"
+	truncate -s 256M "$d/orphan.img" "$d/free.img"
 	"$REF_MKFS" -q -f -O extra_attr,inode_checksum "$d/orphan.img" >/dev/null
+	"$REF_MKFS" -q -f "$d/free.img" >/dev/null
+	echo "$(vd_name ${#cases[@]}) freecount" >"$d/roles"
 	kernel_add_binary "$FSCK"
-	rc=0; kernel_run "$BATS_TEST_DIRNAME/guest/repaired-check.sh" "${imgs[@]}" "$d/orphan.img" || rc=$?
+	rc=0; KERNEL_FILES="$d/roles:/guest/roles" kernel_run "$BATS_TEST_DIRNAME/guest/repaired-check.sh" \
+		"${imgs[@]}" "$d/free.img" "$d/orphan.img" || rc=$?
 	kernel_output >"$d/out"
 	cat "$d/out"
 	[ "$rc" -eq 0 ]
@@ -69,7 +76,8 @@ export F2FIELD REF_SLOAD
 		[ "$rc" -eq 0 ] || { cat "$d/after"; echo "$c: after the kernel wrote: exit $rc"; return 1; }
 		ref_fsck_clean "${imgs[$i]}"
 	done
-	dev=$(vd_name "${#cases[@]}")
+	kernel_free_counts "$(vd_name ${#cases[@]})"
+	dev=$(vd_name $((${#cases[@]} + 1)))
 	grep -q "^$dev orphan rc=0" "$d/out" || { echo "orphan: setup failed"; return 1; }
 	# on the mounted device: -y refused (exit 8), -n runs with a warning
 	grep -q "^$dev fsck-y rc=8 1" "$d/out"
@@ -83,6 +91,33 @@ export F2FIELD REF_SLOAD
 		return 1
 	fi
 	grep -q 'checkpoint: 1 orphan inode(s)' "$d/orphan.out"
+}
+
+# kernel_free_counts DEV: the free segment counts of the kernel's
+# checkpoints on the free count disk (guest/repaired-check.sh).  The one
+# that emptied four segments counts them free, as the SIT does (the driver
+# frees its prefree segments while it writes the SIT, before it stores the
+# count: f2fs_flush_sit_entries, then do_checkpoint), and fsck finds it
+# exact.  The one that disabled checkpointing, left on the disk, kept the
+# segment it emptied in use, so it counts fewer free segments than the
+# SIT; fsck accepts that (within the segments whose SIT entries it wrote).
+kernel_free_counts() {
+	local img=$d/free.img ver cp sit rc a_ver a_cp flags
+	grep -q "^$1 freecount rc=0" "$d/out" || { echo "freecount: setup failed"; return 1; }
+	read -r a_ver a_cp sit rc < <(sed -n "s/^$1 count-a //p" "$d/out")
+	[ "$rc" = 0 ] && [ "$a_cp" = "$sit" ] || { echo "after the write: fsck $rc, $a_cp/$sit"; return 1; }
+	read -r ver cp sit rc < <(sed -n "s/^$1 count-b //p" "$d/out")
+	echo "the checkpoint that emptied the file's segments: $cp free, the SIT $sit; before it $a_cp"
+	[ "$rc" = 0 ] && [ "$ver" = $((a_ver + 1)) ] && [ "$cp" = "$sit" ] && [ "$cp" -ge $((a_cp + 3)) ] ||
+		return 1
+	rc=0; "$FSCK" -f -n -v "$img" >"$d/free.out" 2>&1 || rc=$?
+	cat "$d/free.out"
+	read -r cp sit < <(sed -n 's/^checkpoint: free_segment_count \([0-9]*\), the SIT has \([0-9]*\) .*/\1 \2/p' \
+		"$d/free.out")
+	flags=$("$F2FIELD" "$img" get cp.ckpt_flags | cut -d' ' -f3)
+	echo "the checkpoint that disabled checkpointing: flags $flags, $cp free, the SIT $sit"
+	[ "$rc" -eq 0 ] && [ $((flags & 0x1000)) -ne 0 ] && [ "$cp" -lt "$sit" ] &&
+		grep -q 'written with checkpointing disabled' "$d/free.out" || return 1
 }
 
 # std_tree_sums: "md5 ./path" of every file of the standard tree of

@@ -11,6 +11,10 @@
 #                            the last one)
 #   val IMG FIELD            the current value of FIELD
 #   addto IMG FIELD N        FIELD += N
+#   cp_disabled IMG BLK      the newest checkpoint as the kernel writes it
+#                            when it disables checkpointing, having
+#                            rewritten SIT block BLK; prints the free
+#                            segments of that block
 #   cf_base IMG ENC [EXTRA]  our mkfs.f2fs -C ENC (utf8, utf8:strict) on a
 #                            256 MiB IMG with the tree of cf_tree (EXTRA:
 #                            more names for /cf, printf formats), then
@@ -69,6 +73,44 @@ field() { "$F2FIELD" "$@"; }
 val() { "$F2FIELD" "$1" get "$2" | cut -d' ' -f3; }
 off() { "$F2FIELD" "$1" get "$2" | cut -d' ' -f1; }
 addto() { "$F2FIELD" "$1" set "$2" $(( $(val "$1" "$2") + $3 )); }
+
+# cp_disabled IMG BLK: CP_DISABLED set in the newest pack (mount -o
+# checkpoint=disable), the other pack made the checkpoint before it
+# (version one less), and SIT block BLK written by the newest one as the
+# kernel writes a SIT block: into the other SIT copy, its version bit
+# flipped (the bitmap opens the cp head's sit_nat_version_bitmap at byte
+# 192: cp_payload 0).  Prints the segments of BLK with no valid block
+# that are not current: the bound fsck allows when the newest pack's SIT
+# journal is empty, as on the base.
+cp_disabled() {
+	local img=$1 blk=$2 at sit half byte bit s n=0 main cur=" " head
+	field "$img" set cpo.checkpoint_ver $(( $(val "$img" cp.checkpoint_ver) - 1 ))
+	field "$img" fixcrc cpo
+	# its last block repeats the head
+	head=$(( $(off "$img" cpo.checkpoint_ver) / 4096 ))
+	dd if="$img" of="$img" bs=4096 skip="$head" count=1 conv=notrunc status=none \
+		seek=$(( head + $(val "$img" cpo.cp_pack_total_block_count) - 1 ))
+	for s in 0 1 2; do
+		cur="$cur$(val "$img" "cp.cur_node_segno[$s]") $(val "$img" "cp.cur_data_segno[$s]") "
+	done
+	main=$(val "$img" sb.segment_count_main)
+	for (( s = blk * 55; s < main && s < (blk + 1) * 55; s++ )); do
+		if (( ($(val "$img" "sit.$s.vblocks") & 0x3ff) == 0 )) && [[ $cur != *" $s "* ]]; then
+			n=$(( n + 1 ))
+		fi
+	done
+	at=$(( $(off "$img" cp.checkpoint_ver) + 192 + blk / 8 ))
+	sit=$(val "$img" sb.sit_blkaddr)
+	half=$(( $(val "$img" sb.segment_count_sit) / 2 * 512 ))
+	byte=$(od -An -tu1 -j "$at" -N1 "$img")
+	bit=$(( (byte >> (7 - blk % 8)) & 1 ))
+	dd if="$img" of="$img" bs=4096 skip=$(( sit + bit * half + blk )) \
+		seek=$(( sit + (1 - bit) * half + blk )) count=1 conv=notrunc status=none
+	field "$img" setoff "$at" 1 $(( byte ^ (0x80 >> (blk % 8)) ))
+	field "$img" set cp.ckpt_flags $(( $(val "$img" cp.ckpt_flags) | 0x1000 ))
+	field "$img" fixcrc cp
+	echo "$n"
+}
 
 ino_of() {
 	local img=$1 path=$2 ino=3 c
