@@ -3,8 +3,10 @@
  * pass_counts.c - phase 8: the checkpoint's counters against what the
  * walk found: valid blocks (nodes, data, reserved NEW_ADDR blocks and
  * compressed cluster heads), valid nodes, valid inodes, free segments
- * (from the SIT: exact, but for the shortfall cp_free.c allows after the
- * kernel disabled checkpointing); and the SIT's total valid blocks
+ * (from the SIT: more is an error; less only a warning, since the kernel
+ * never reads the count, and nothing at all within the shortfall
+ * cp_free.c allows after the kernel disabled checkpointing); and the
+ * SIT's total valid blocks
  * against the blocks found less those reserved ones.
  * Repair: when the counters are the only inconsistency found, a new
  * checkpoint carrying the found values goes into the other pack
@@ -69,7 +71,16 @@ int pass_counts(struct fsck_ctx *ctx)
 		     "still in use, at most %u may be", ctx->free_segs_found - c.free_segs, slack);
 		/* a checkpoint fsck writes carries the exact count */
 		c.free_segs = ctx->free_segs_found;
-	} else if (c.free_segs != ctx->free_segs_found &&
+	} else if (c.free_segs < ctx->free_segs_found) {
+		/* the kernel never reads the count (it rebuilds its free map
+		 * from the SIT), so one too low harms nothing; 6.12 has left
+		 * one 16 segments short on a zoned volume it filled, for a
+		 * reason not found (docs/status.md) */
+		fix_problem(ctx, PR_CNT_FREE_SEGS_SHORT,
+			    "checkpoint: free_segment_count %u, the SIT has %u free segments",
+			    c.free_segs, ctx->free_segs_found);
+		c.free_segs = ctx->free_segs_found;
+	} else if (c.free_segs > ctx->free_segs_found &&
 		   fix_problem(ctx, PR_CNT_FREE_SEGS,
 			"checkpoint: free_segment_count %u, the SIT has %u free segments",
 			c.free_segs, ctx->free_segs_found)) {

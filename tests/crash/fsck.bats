@@ -45,8 +45,8 @@ repair_case() {
 	repair_case 007-cp-valid-blocks
 }
 
-@test "fsck -y correcting the free segment count (010-cp-free-segs)" {
-	repair_case 010-cp-free-segs
+@test "fsck -y correcting the free segment count (069-cp-free-segs-high)" {
+	repair_case 069-cp-free-segs-high
 }
 
 # Structural repairs: written through the write engine, committed by one

@@ -30,7 +30,7 @@ export F2FIELD REF_SLOAD
 	# orphan image
 	local d=$BATS_TEST_TMPDIR cases=(001-sb-primary-magic 002-sb-backup-crc
 		003-sb-copies-differ 004-sb-primary-range 005-cp-crc 006-cp-error-flag
-		007-cp-valid-blocks 008-cp-valid-nodes 009-cp-valid-inodes 010-cp-free-segs
+		007-cp-valid-blocks 008-cp-valid-nodes 009-cp-valid-inodes 069-cp-free-segs-high
 		011-cp-user-blocks 039-nat-nid0 042-orphan-linked 043-orphan-entry-count
 		044-orphan-blk-count 045-orphan-ino-free 046-orphan-ino-node 048-curseg-shared
 		049-dent-bucket 050-quota-user 051-quota-group 052-quota-missing 053-quota-uid
