@@ -17,7 +17,7 @@ load ../lib/common
 load ../lib/powercut
 
 DEFRAG=${DEFRAG:-$F2_BUILD/gc/defrag.f2fs}
-AGE=${AGE:-$F2_BUILD/tests/tools/f2age}
+AGE=${AGE:-$F2AGE}
 
 setup() {
 	require_prog "$DEFRAG" "$MKFS" "$AGE" "$FSCK" "$F2REPLAY" "$F2WALK" "$DUMP"

@@ -13,7 +13,7 @@ load ../lib/common
 load ../lib/powercut
 
 GC=${GC:-$F2_BUILD/gc/gc.f2fs}
-AGE=${AGE:-$F2_BUILD/tests/tools/f2age}
+AGE=${AGE:-$F2AGE}
 
 setup() {
 	require_prog "$GC" "$MKFS" "$AGE" "$FSCK" "$F2REPLAY" "$F2WALK"

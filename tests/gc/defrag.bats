@@ -13,7 +13,7 @@
 load ../lib/common
 load helpers
 
-AGE=${AGE:-$F2_BUILD/tests/tools/f2age}
+AGE=${AGE:-$F2AGE}
 REF_DEFRAG=${REF_DEFRAG:-/sbin/defrag.f2fs}
 
 setup_file() {

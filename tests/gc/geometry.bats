@@ -9,8 +9,8 @@
 load ../lib/common
 load helpers
 
-AGE=${AGE:-$F2_BUILD/tests/tools/f2age}
-REPLAY=${REPLAY:-$F2_BUILD/tests/tools/f2replay}
+AGE=${AGE:-$F2AGE}
+REPLAY=${REPLAY:-$F2REPLAY}
 
 setup() {
 	require_prog "$GC" "$MKFS" "$AGE" "$FSCK" "$REF_FSCK" "$REPLAY"

@@ -14,7 +14,7 @@ load ../lib/kernel
 load ../lib/fixtures
 load helpers
 
-REPLAY=${REPLAY:-$F2_BUILD/tests/tools/f2replay}
+REPLAY=${REPLAY:-$F2REPLAY}
 
 setup_file() {
 	export F2_TMP=$BATS_FILE_TMPDIR
