@@ -14,9 +14,6 @@
  *    referenced).  After a checkpoint is on disk, the zones of the
  *    sections it left free are reset (eng_zone_reset_free): never before,
  *    since until then the old checkpoint still references their blocks.
- *    Zones left written in part under sections that hold valid blocks
- *    and no log (a log moved off them) are filled to capacity after the
- *    checkpoint (f2_engine_zone_finish_partial), as a kernel would.
  *    A device that is not zoned (the metadata device of mkfs -m -c, an
  *    image file copied off a zoned device) takes no resets.  A reset is
  *    a discard through the I/O layer (the unix backend resets the zones
@@ -178,71 +175,6 @@ int f2_engine_zone_reset_free(struct f2_engine *w, uint64_t *nreset)
 	}
 	if (nreset)
 		*nreset = w->zones->resets - before;
-	return err;
-}
-
-static int sec_is_current(const struct f2_engine *w, uint32_t sec)
-{
-	for (int t = 0; t < F2_NR_CURSEG; t++)
-		if (w->cur[t].segno != F2_NULL_SEGNO && w->cur[t].segno / w->segs_per_sec == sec)
-			return 1;
-	return 0;
-}
-
-/* Fill to capacity every sequential zone of device d that is written in
- * part and holds a section with valid blocks no log writes in (a log
- * this session moved off).  Linux 6.12 finishes such a zone at mount,
- * with a notice; 6.1 takes it silently.  The fill is a zeroing through
- * the I/O layer from the write pointer on (what the kernel does where
- * a device cannot finish zones), so write logs have it; the blocks past
- * the write pointer hold nothing. */
-static int finish_partial(struct f2_engine *w, uint32_t d, uint64_t *nfin)
-{
-	struct f2_fs *fs = w->fs;
-	struct f2_zone_list zl = { 0 };
-	uint64_t sec_blocks = (uint64_t)w->segs_per_sec * F2_BLKS_PER_SEG;
-	uint64_t base = fs->devs[d].start_blk * F2_BLKSIZE;
-	off_t end = lseek(w->zones->fd[d], 0, SEEK_END);
-	int err;
-
-	if (end <= 0)
-		return eng_fail(w, -EIO, "device %u: size unknown", d);
-	err = f2_zoned_report(w->zones->fd[d], (uint64_t)end / 512, &zl);
-	for (uint32_t i = 0; !err && i < zl.nr_zones; i++) {
-		const struct f2_zone *z = &zl.zones[i];
-		uint64_t a = fs->devs[d].start_blk + z->start * 512 / F2_BLKSIZE, sec;
-
-		if (z->type == F2_ZONE_CONV || z->cond == F2_ZCOND_EMPTY ||
-		    z->cond == F2_ZCOND_FULL || z->wp >= z->start + z->cap ||
-		    a < fs->main_blkaddr || a > fs->devs[d].end_blk)
-			continue;
-		sec = (a - fs->main_blkaddr) / sec_blocks;
-		if (sec >= fs->main_segs / w->segs_per_sec || sec_is_free(w, (uint32_t)sec) ||
-		    sec_is_current(w, (uint32_t)sec))
-			continue;
-		err = f2_io_zero(fs->io, base + z->wp * 512, (z->start + z->cap - z->wp) * 512);
-		if (!err)
-			(*nfin)++;
-	}
-	f2_zone_list_free(&zl);
-	if (err)
-		return eng_fail(w, err, "device %u: finishing a zone failed: %s", d, f2_strerror(err));
-	return 0;
-}
-
-int f2_engine_zone_finish_partial(struct f2_engine *w, uint64_t *nfin)
-{
-	int err = 0;
-
-	*nfin = 0;
-	if (!w->zones)
-		return 0;
-	err = f2_io_flush(w->fs->io);
-	for (uint32_t d = 0; !err && d < w->zones->ndevs; d++)
-		if (w->zones->fd[d] >= 0)
-			err = finish_partial(w, d, nfin);
-	if (!err && *nfin)
-		err = f2_io_flush(w->fs->io);
 	return err;
 }
 

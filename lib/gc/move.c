@@ -387,18 +387,14 @@ int f2_gc_move_range(struct f2_engine *w, uint64_t start, uint64_t len, uint64_t
 
 int f2_gc_checkpoint(struct f2_engine *w)
 {
-	uint64_t fin;
 	int err = eng_writeback(w);
 
 	if (!err)
 		err = eng_seg_roll_full(w);
 	if (!err)
 		err = f2_engine_checkpoint(w);
-	/* the checkpoint is on disk: zoned sections it freed can be reset,
-	 * and zones the logs moved off filled */
+	/* the checkpoint is on disk: zoned sections it freed can be reset */
 	if (!err)
 		err = f2_engine_zone_reset_free(w, NULL);
-	if (!err)
-		err = f2_engine_zone_finish_partial(w, &fin);
 	return err;
 }

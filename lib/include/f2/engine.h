@@ -145,11 +145,6 @@ int f2_engine_open_zoned(struct f2_fs *fs, const char *path, struct f2_engine **
  * elsewhere); *nreset (may be NULL) counts the zones reset.  Call only
  * with the checkpoint that freed them on disk. */
 int f2_engine_zone_reset_free(struct f2_engine *w, uint64_t *nreset);
-/* Fill to capacity the zones written in part under sections that hold
- * valid blocks and no log (zoned volumes; 0 elsewhere); *nfin counts
- * them.  Linux 6.12 would otherwise finish them at mount, with a notice.
- * Call with the checkpoint on disk. */
-int f2_engine_zone_finish_partial(struct f2_engine *w, uint64_t *nfin);
 /* Zones w has reset so far (when opening sections and after checkpoints). */
 uint64_t f2_engine_zones_reset(const struct f2_engine *w);
 
