@@ -56,22 +56,18 @@ static int sit_bit(const struct f2_fs *fs, uint32_t blk)
 uint32_t fsck_cp_free_slack(const struct fsck_ctx *ctx)
 {
 	struct f2_fs *fs = ctx->fs, *prev;
-	uint8_t *unusable;
 	uint32_t n = 0;
 
 	if (!(fs->cp_flags & F2_CP_DISABLED))
 		return 0;
 	prev = previous_cp(fs);
-	unusable = fsck_unusable_segs(ctx);
 	for (uint32_t s = 0; s < fs->main_segs; s++) {
 		uint32_t blk = s / (uint32_t)F2_SIT_ENTRIES_PER_BLOCK;
 
-		if (ctx->seg_vblocks[s] || f2_curseg_of(fs, s) >= 0 || (unusable && unusable[s]))
-			continue;
-		if (!prev || in_journal(fs, s) || sit_bit(fs, blk) != sit_bit(prev, blk))
+		if (fsck_seg_free(ctx, s) &&
+		    (!prev || in_journal(fs, s) || sit_bit(fs, blk) != sit_bit(prev, blk)))
 			n++;
 	}
-	free(unusable);
 	f2_fs_close(prev);
 	return n;
 }

@@ -39,6 +39,7 @@ struct fsck_ctx {
 	/* maps built by the phases */
 	uint16_t *seg_vblocks;		/* per main segment, from the SIT */
 	uint8_t *seg_type;		/* per main segment, from the SIT */
+	uint8_t *seg_unusable;		/* fsck_unusable_segs(), or NULL */
 	struct sbitmap sit_valid;	/* main-area blocks valid in the SIT */
 	struct sbitmap nat_used;	/* nids with a NAT entry in use */
 	struct sbitmap nat_blocks;	/* main-area blocks named by NAT entries */
@@ -92,6 +93,9 @@ int pass_sit_load(struct fsck_ctx *ctx);
 /* Per main segment, 1 where a zoned device's zone capacity leaves no
  * block (fsck/zonecap.c); NULL when no device is host-managed. */
 uint8_t *fsck_unusable_segs(const struct fsck_ctx *ctx);
+/* Segment s counts free as the kernel counts it: no valid block (from
+ * the SIT), not a current segment, usable (pass_sit_load done). */
+int fsck_seg_free(const struct fsck_ctx *ctx, uint32_t s);
 int pass_nat_scan(struct fsck_ctx *ctx);
 int pass_tree(struct fsck_ctx *ctx);
 int pass_nat_unreachable(struct fsck_ctx *ctx);

@@ -90,6 +90,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 	inomap_free(&ctx->inodes);
 	free(ctx->seg_vblocks);
 	free(ctx->seg_type);
+	free(ctx->seg_unusable);
 	free(ctx->nat_bits);
 	free(ctx->orphan_inos);
 	ssa_free(ctx);

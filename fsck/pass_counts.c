@@ -6,8 +6,8 @@
  * (from the SIT: more is an error; less only a warning, since the kernel
  * never reads the count, and nothing at all within the shortfall
  * cp_free.c allows after the kernel disabled checkpointing); and the
- * SIT's total valid blocks
- * against the blocks found less those reserved ones.
+ * SIT's total valid blocks against the blocks found less those reserved
+ * ones.
  * Repair: when the counters are the only inconsistency found, a new
  * checkpoint carrying the found values goes into the other pack
  * (repair_cp.c); with structural repairs pending, or when the newest pack

@@ -5,7 +5,8 @@
  * Load checks every main-area segment's entry (journal first): valid
  * count against the population of its bitmap, segment type, the type and
  * the write pointer of the current segments, and counts free segments.
- * Builds: ctx->seg_vblocks, ctx->seg_type (3 bytes a segment) and
+ * Builds: ctx->seg_vblocks, ctx->seg_type (3 bytes a segment),
+ * ctx->seg_unusable (zone capacities, host-managed devices only) and
  * ctx->sit_valid, a sparse bitmap of valid main-area blocks (chunks only
  * where segments are in use, so an empty 1 TiB volume costs ~1.6 MB).
  *
@@ -24,7 +25,6 @@
 struct sit_state {
 	struct fsck_ctx *ctx;
 	uint32_t free_segs;
-	uint8_t *unusable;	/* fsck_unusable_segs(), or NULL */
 };
 
 static int popcount_map(const uint8_t *m)
@@ -49,7 +49,7 @@ static int one_seg(void *arg, const struct f2_sit_info *si)
 		progress(ctx, "SIT", si->segno, fs->main_segs);
 	ctx->seg_vblocks[si->segno] = si->vblocks;
 	ctx->seg_type[si->segno] = si->type;
-	if (!si->vblocks && c < 0 && !(st->unusable && st->unusable[si->segno]))
+	if (fsck_seg_free(ctx, si->segno))
 		st->free_segs++;
 	if (!si->vblocks && !memcmp(si->valid_map, zero, sizeof(zero)))
 		goto curseg;
@@ -89,7 +89,7 @@ curseg:
 int pass_sit_load(struct fsck_ctx *ctx)
 {
 	struct f2_fs *fs = ctx->fs;
-	struct sit_state st = { ctx, 0, fsck_unusable_segs(ctx) };
+	struct sit_state st = { ctx, 0 };
 	int err;
 
 	ctx->seg_vblocks = calloc(fs->main_segs, sizeof(*ctx->seg_vblocks));
@@ -97,8 +97,8 @@ int pass_sit_load(struct fsck_ctx *ctx)
 	if (!ctx->seg_vblocks || !ctx->seg_type ||
 	    sbm_init(&ctx->sit_valid, (uint64_t)fs->main_segs * F2_BLKS_PER_SEG))
 		return -12;
+	ctx->seg_unusable = fsck_unusable_segs(ctx);
 	err = f2_sit_iter(fs, one_seg, &st);
-	free(st.unusable);
 	if (err == -12)
 		return err;
 	if (err) {
@@ -133,4 +133,10 @@ int pass_sit_compare(struct fsck_ctx *ctx)
 				rep_add(ctx, PR_SIT_UNREACHABLE, RA_NOTE, 0, 0, 0, 0);
 	}
 	return 0;
+}
+
+int fsck_seg_free(const struct fsck_ctx *ctx, uint32_t s)
+{
+	return !ctx->seg_vblocks[s] && f2_curseg_of(ctx->fs, s) < 0 &&
+	       !(ctx->seg_unusable && ctx->seg_unusable[s]);
 }
