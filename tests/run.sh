@@ -131,10 +131,6 @@ fi
 # The kernel series to test against, the first being the default one.
 read -r -a kernels <<<"${F2_KERNELS:-6.1 6.12}"
 
-# run_suite SUITE [LABEL] [OUT]: one bats suite, its TAP to stdout and the
-# TAP log (or, with OUT, to OUT only, for the QEMU lane below), then
-# counted with count_suite unless OUT is given.  A label "linux S" runs
-# it with F2_KERNEL=S.
 # bats_timed SUITE: bats on SUITE, then "# cpu: U s user, S s system",
 # the CPU time of every process it ran (QEMU's too): with the lanes
 # sharing two cores, wall time says little about what a suite costs
@@ -152,6 +148,10 @@ bats_timed() {
 	)
 }
 
+# run_suite SUITE [LABEL] [OUT]: one bats suite, its TAP to stdout and the
+# TAP log (or, with OUT, to OUT only, for the QEMU lane below), then
+# counted with count_suite unless OUT is given.  A label "linux S" runs
+# it with F2_KERNEL=S.
 run_suite() {
 	local suite=$1 label=${2:-} out=${3:-} t0=$SECONDS rc
 	case $label in
@@ -337,8 +337,8 @@ if [ "$san_mode" != off ] && [ ${#suites[@]} -gt 0 ]; then
 	[ $san_ok = 1 ] && note "sanitized build ok"
 	asan="abort_on_error=1:halt_on_error=1:log_path=$san_logs/asan"
 	export UBSAN_OPTIONS="abort_on_error=1:halt_on_error=1:print_stacktrace=1:log_path=$san_logs/ubsan"
-	# tests/crash and tests/gc/move.bats (the longest host suites) in a
-	# lane of their own beside the other sanitized suites: two lanes keep
+	# tests/crash and tests/gc/move.bats (which move and judge whole
+	# images) in a lane of their own beside the other sanitized suites: two lanes keep
 	# both cores busy once the QEMU lanes are done.  The leak check at
 	# exit is half of a small run's cost, and the crash suites run the
 	# same tools on thousands of states, which every other suite runs
