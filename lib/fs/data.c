@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include "f2/errors.h"
 #include "f2/file.h"
+#include "f2/io.h"
 #include "f2/node.h"
 
 static int file_alloc(struct f2_fs *fs, struct f2_file **out)
@@ -206,6 +207,31 @@ int f2_file_read_block(struct f2_file *f, uint64_t fofs, void *buf, int *hole)
 	return f2_fs_read_block(f->fs, a, buf);
 }
 
+/*
+ * Whole blocks of a plain file from fofs on, as many as lie one after the
+ * other on disk (at most max), read with one I/O into out.  Returns how
+ * many, or 0 when fofs is not such a block or anything fails: the caller
+ * then reads block by block, which reports the fault by name.
+ */
+static size_t read_extent(struct f2_file *f, uint64_t fofs, uint8_t *out, size_t max)
+{
+	const struct f2_inode_ref *ir = &f->ir;
+	uint32_t first, a;
+	size_t n = 1;
+
+	if ((ir->node.i.i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY)) || ir->cluster_blocks ||
+	    ir->encrypted)
+		return 0;
+	if (f2_file_map(f, fofs, &first, NULL) || first == F2_NULL_ADDR ||
+	    first == F2_NEW_ADDR || first == F2_COMPRESS_ADDR)
+		return 0;
+	while (n < max && !f2_file_map(f, fofs + n, &a, NULL) && a == first + n)
+		n++;
+	if (f2_io_read(f->fs->io, (uint64_t)first * F2_BLKSIZE, out, n * F2_BLKSIZE))
+		return 0;
+	return n;
+}
+
 long f2_file_pread(struct f2_file *f, uint64_t off, void *buf, size_t len)
 {
 	uint8_t blk[F2_BLKSIZE];
@@ -219,7 +245,18 @@ long f2_file_pread(struct f2_file *f, uint64_t off, void *buf, size_t len)
 	while (done < len) {
 		uint64_t pos = off + done;
 		size_t in = pos % F2_BLKSIZE, n = F2_BLKSIZE - in;
-		int err = f2_file_read_block(f, pos / F2_BLKSIZE, blk, NULL);
+		int err;
+
+		if (!in && len - done >= F2_BLKSIZE) {
+			size_t got = read_extent(f, pos / F2_BLKSIZE, out + done,
+						 (len - done) / F2_BLKSIZE);
+
+			if (got) {
+				done += got * F2_BLKSIZE;
+				continue;
+			}
+		}
+		err = f2_file_read_block(f, pos / F2_BLKSIZE, blk, NULL);
 
 		if (err)
 			return err;

@@ -32,6 +32,8 @@ setup() {
 check_preen() {
 	local img=$1 k=$2 t=$3 rc=0
 	powercut_check_start_or_final "$img" || return 1
+	powercut_private "$img" || return 1
+	img=$POWERCUT_IMG
 	"$FSCK" -p -f "$img" >"$img.p" 2>&1 || rc=$?
 	[ $rc -le 1 ] || { cat "$img.p"; echo "a second fsck -p -f exits $rc"; return 1; }
 	"$F2REPLAY" same "$img" "$POWERCUT_FINAL" >/dev/null && return 0

@@ -55,8 +55,24 @@ repair_case() {
 # problems (warnings about a torn newer checkpoint pack aside) and -y then
 # repairs it; either way the read path must then walk it without damage
 # and see the very tree of the complete repair.
+# (in bash: it runs on every state)
 codes_of() {
-	grep -o '^0x[0-9A-F]\{6\}' "$1" | grep -v -e 0x020002 -e 0x02000A | sort -u | tr '\n' ' '
+	local l c out=" " sorted=
+	while IFS= read -r l; do
+		[[ $l =~ ^(0x[0-9A-F]{6}) ]] || continue
+		c=${BASH_REMATCH[1]}
+		[ "$c" = 0x020002 ] || [ "$c" = 0x02000A ] || [[ $out == *" $c "* ]] || out+="$c "
+	done <"$1"
+	# sorted: the smallest left each round
+	while [ "$out" != " " ]; do
+		l=
+		for c in $out; do
+			[[ -z $l || $c < $l ]] && l=$c
+		done
+		sorted+="$l "
+		out=${out/ $l / }
+	done
+	printf '%s' "$sorted"
 }
 
 check_structural() {
@@ -70,12 +86,16 @@ check_structural() {
 	if [ "$rc" -ne 0 ]; then
 		[ "$codes" = "$START_CODES" ] ||
 			{ echo "fsck -n exit $rc, codes '$codes', the start had '$START_CODES'"; return 1; }
+		powercut_private "$img" || return 1
+		img=$POWERCUT_IMG
 		rc=0; "$FSCK" -y -f "$img" >"$img.y" 2>&1 || rc=$?
 		[ "$rc" -le 1 ] || { cat "$img.y"; echo "fsck -y exit $rc"; return 1; }
 	fi
 	powercut_summary "$img" >"$img.sum" || { cat "$img.sum"; echo "the read path fails"; return 1; }
+	[ "$(<"$img.sum")" = "$(<"$POWERCUT_DIR/final.sum")" ] && return 0
 	diff "$POWERCUT_DIR/final.sum" "$img.sum" | head -5
-	cmp -s "$POWERCUT_DIR/final.sum" "$img.sum" || { echo "not the repaired tree"; return 1; }
+	echo "not the repaired tree"
+	return 1
 }
 
 # structural_case NAME: power-cut fsck -y on the image of tests/fsck/NAME

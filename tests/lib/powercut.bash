@@ -29,16 +29,25 @@
 #    chosen for what they are (ends, flushes, run starts), not at the
 #    evenly spaced ones, which fall inside runs of consecutive writes
 #    (e.g. copied data) and whose torn writes tell nothing new.
-# 3. Each state is a fresh sparse copy of a cursor image that the
-#    prefixes advance in order (f2replay apply LOG CURSOR J:K, no fsync),
-#    with the torn bytes applied to the copy (f2replay apply LOG IMG K:K T);
-#    then
+# 3. A cursor image advances through the prefixes in order (f2replay
+#    apply LOG CURSOR J:K, no fsync) and the torn bytes go onto it too
+#    (f2replay apply LOG CURSOR K:K T; the next apply rewrites that record
+#    whole, and the torn sizes go in ascending order); then
 #        CHECK_FN IMAGE K T
 #    is called (T is 0 when the last write is whole).  CHECK_FN returns 0
 #    when the state is acceptable; what it prints is shown for failures.
-#    It may change IMAGE (a writer run on it, e.g. fsck -y) and files
-#    beside it, but must not keep them: the state is replaced for the next
-#    check, and it lives in a scratch directory removed at the end of the
+#    IMAGE is the cursor itself, so CHECK_FN only reads it; one that runs
+#    a writer on the state (e.g. fsck -y) first calls
+#        powercut_private IMAGE
+#    and works on the fresh sparse copy named in POWERCUT_IMG.  Copying
+#    only when needed halves the processes of a state.  At the end the
+#    cursor, every record applied, must equal the writer's device
+#    (f2replay same): a check that wrote to it, or a write that missed the
+#    log, fails the run.  A multi-device run keeps its cursor at the
+#    device paths (POWERCUT_DEVS, below); its checks cannot write.  Files
+#    CHECK_FN writes beside IMAGE stay until the next check overwrites
+#    them: write them before reading them.  Everything lives in a scratch
+#    directory removed at the end of the
 #    run (POWERCUT_SCRATCH: a tmpfs, /dev/shm when it has 1 GiB free (a run
 #    keeps a few sparse images there, ~100 MB at most in the suites), so
 #    that a writer run on the state pays no fsync; else, or with
@@ -56,20 +65,24 @@
 # runs the writer on those files in place (@IMG stands for DEV0; they hold
 # the start volume, made at those paths), keeps copies of them as the
 # start and the end (POWERCUT_START and POWERCUT_FINAL are then comma
-# lists of copies, POWERCUT_DEVS the device list), and puts each state back
-# at those paths before CHECK_FN DEV0 K T.  The writer's devices are joined
+# lists of copies, POWERCUT_DEVS the device list), and keeps the cursor
+# at those paths: CHECK_FN DEV0 K T.  The writer's devices are joined
 # under one log (f2_io_open_joined, a version-2 log); f2replay applies it
 # to a comma list of images.  The summaries of the start and the end
 # (powercut_commit_summary 0 and N) are taken before and after the writer;
-# any other commit point's is rebuilt at the device paths, i.e. replaces
-# the state being checked: a CHECK_FN asks for it last.
+# any other commit point's is rebuilt at the device paths, and the state
+# being checked is then rebuilt there again (POWERCUT_AT).
 #
 # Variables CHECK_FN can use: POWERCUT_DIR (scratch, kept until the test
 # ends), POWERCUT_START (the pristine start image), POWERCUT_FINAL,
 # POWERCUT_LOG, POWERCUT_LIST (the log as f2replay list prints it: "index
-# op off len" a line), POWERCUT_SCRATCH (where the state is).  Other
+# op off len" a line), POWERCUT_FLUSHES (the indexes of its flushes),
+# POWERCUT_LAST_WRITE (of its last write), POWERCUT_SCRATCH (where the
+# state is).  Other
 # helpers: powercut_state K T OUT (a state replayed from the start),
-# powercut_plan N (the prefixes checked, "K TORN" a line).
+# powercut_plan N (the prefixes checked, "K TORN" a line),
+# powercut_commit_sum K (sets POWERCUT_SUM to the summary at commit
+# point K without a subshell; powercut_commit_summary K prints it).
 #
 # Oracles provided here:
 #   powercut_summary IMG          what the read path sees (tests/crash/
@@ -183,8 +196,8 @@ powercut_copy() {
 	local i
 	IFS=, read -ra src <<<"$1"
 	IFS=, read -ra dst <<<"$2"
+	# (cp truncates an existing destination: no rm)
 	for i in "${!src[@]}"; do
-		rm -f "${dst[i]}"
 		cp --sparse=always "${src[i]}" "${dst[i]}" || return 1
 	done
 }
@@ -213,15 +226,32 @@ powercut_scratch() {
 	mkdir -p "$POWERCUT_DIR/scratch" && echo "$POWERCUT_DIR/scratch"
 }
 
-# Every state of the run (step 2 and 3 above), in POWERCUT_SCRATCH.
+# powercut_private IMG: for a CHECK_FN that writes to its state: a fresh
+# sparse copy of IMG (the shared cursor) in POWERCUT_IMG.  Not for a
+# multi-device state, which must stay at the device paths.
+powercut_private() {
+	if [ -n "$POWERCUT_DEVS" ]; then
+		echo "powercut_private: a multi-device state cannot be copied" >&2
+		return 1
+	fi
+	POWERCUT_IMG=$POWERCUT_SCRATCH/state
+	powercut_copy "$1" "$POWERCUT_IMG"
+}
+
+# Every state of the run (step 2 and 3 above): the cursor is in
+# POWERCUT_SCRATCH, or at the device paths of a multi-device run.
+# POWERCUT_AT ("K T") is the state it holds.
 powercut_states() {
 	local check=$1 n=$POWERCUT_RECORDS k t at=0 rc=0 shown=0 i op off len
-	local cursor out=${POWERCUT_DEVS:-$POWERCUT_SCRATCH/state}
-	local -a ops=() lens=() sizes=($POWERCUT_TORN)
+	local cursor=${POWERCUT_DEVS:-$POWERCUT_SCRATCH/cursor} a b
+	local -a ops=() lens=() sizes finals
+	read -ra sizes < <(tr ' ' '\n' <<<"$POWERCUT_TORN" | sed '/^$/d' | sort -n | tr '\n' ' ')
 	local tears=${sizes[*]}
-	cursor=$(powercut_names "$POWERCUT_SCRATCH/cursor")
+	POWERCUT_FLUSHES=() POWERCUT_LAST_WRITE=0
 	while read -r i op off len; do
 		ops[i]=$op lens[i]=$len
+		[ "$op" = flush ] && POWERCUT_FLUSHES+=("$i")
+		[ "$op" = write ] && POWERCUT_LAST_WRITE=$i
 	done <"$POWERCUT_LIST"
 	powercut_copy "$POWERCUT_START" "$cursor" || return 1
 	while read -r k torn; do
@@ -235,15 +265,12 @@ powercut_states() {
 			if [ "$t" -gt 0 ]; then
 				[ "$torn" = 1 ] && [ "$k" -lt "$n" ] && [ "${ops[k + 1]}" = write ] &&
 					[ "${lens[k + 1]}" -gt "$t" ] || continue
-			fi
-			rm -rf "${out%%,*}".*
-			powercut_copy "$cursor" "$out" || return 1
-			if [ "$t" -gt 0 ]; then
-				"$F2REPLAY" apply "$POWERCUT_LOG" "$out" "$k:$k" "$t" >/dev/null ||
+				"$F2REPLAY" apply "$POWERCUT_LOG" "$cursor" "$k:$k" "$t" >/dev/null ||
 					{ echo "powercut: cannot replay prefix $k torn $t" >&2; return 1; }
 			fi
+			POWERCUT_AT="$k $t"
 			POWERCUT_CHECKED=$((POWERCUT_CHECKED + 1))
-			if ! "$check" "${out%%,*}" "$k" "$t" </dev/null >"$POWERCUT_DIR/check.out" 2>&1; then
+			if ! "$check" "${cursor%%,*}" "$k" "$t" </dev/null >"$POWERCUT_DIR/check.out" 2>&1; then
 				POWERCUT_FAILED=$((POWERCUT_FAILED + 1))
 				rc=1
 				if [ $shown -lt "$POWERCUT_SHOW" ]; then
@@ -256,6 +283,19 @@ powercut_states() {
 			fi
 		done
 	done < <(powercut_plan "$n")
+	# every record applied: the writer's devices, unless a check wrote to
+	# the cursor or the writer wrote past the I/O layer
+	IFS=, read -ra finals <<<"$POWERCUT_FINAL"
+	i=0
+	while IFS= read -r -d , a; do
+		b=${finals[i]}
+		i=$((i + 1))
+		[ "$at" -eq "$n" ] && "$F2REPLAY" same "$a" "$b" >"$POWERCUT_DIR/same.out" 2>&1 && continue
+		echo "powercut: $a after all $n records is not the writer's device $b" \
+			"(a check wrote to its state, or a write missed the log):"
+		cat "$POWERCUT_DIR/same.out"
+		rc=1
+	done <<<"$cursor,"
 	return $rc
 }
 
@@ -309,7 +349,9 @@ powercut_run() {
 		powercut_summary "$dev0" >"$POWERCUT_DIR/commit.$n" 2>&1 || true
 	fi
 	POWERCUT_SCRATCH=$(powercut_scratch) || return 1
+	POWERCUT_AT=
 	powercut_states "$check" || rc=$?
+	POWERCUT_AT=
 	rm -rf "$POWERCUT_SCRATCH"
 	echo "powercut: $n records, $POWERCUT_CHECKED states checked, $POWERCUT_FAILED failed"
 	return $rc
@@ -317,17 +359,36 @@ powercut_run() {
 
 # ---- the stock check for checkpointing writers ------------------------------
 
-# The summary at commit point K, computed once per run.
-powercut_commit_summary() {
+# The summary at commit point K, computed once per run: in POWERCUT_SUM
+# (powercut_commit_sum, no subshell: the checks call it on every state)
+# or printed (powercut_commit_summary).
+powercut_commit_sum() {
 	local k=$1 f=$POWERCUT_DIR/commit.$1
 	local img=${POWERCUT_DEVS:-$POWERCUT_DIR/commit.img}
-	if [ ! -f "$f" ]; then
-		powercut_state "$k" 0 "$img" || return 1
-		powercut_summary "${img%%,*}" >"$f.tmp" 2>&1 || true
-		[ -n "$POWERCUT_DEVS" ] || rm -f "$img"
-		mv "$f.tmp" "$f"
+	if [ "${POWERCUT_SUMS_OF:-}" != "$POWERCUT_DIR" ]; then
+		POWERCUT_SUMS_OF=$POWERCUT_DIR
+		declare -gA POWERCUT_SUMS=()
 	fi
-	cat "$f"
+	if [ -z "${POWERCUT_SUMS[$k]+set}" ]; then
+		if [ ! -f "$f" ]; then
+			powercut_state "$k" 0 "$img" || return 1
+			powercut_summary "${img%%,*}" >"$f.tmp" 2>&1 || true
+			[ -n "$POWERCUT_DEVS" ] || rm -f "$img"
+			mv "$f.tmp" "$f"
+			# at the device paths, that replaced the state being
+			# checked: put it back
+			if [ -n "$POWERCUT_DEVS" ] && [ -n "${POWERCUT_AT:-}" ]; then
+				powercut_state $POWERCUT_AT "$POWERCUT_DEVS" || return 1
+			fi
+		fi
+		POWERCUT_SUMS[$k]=$(<"$f")
+	fi
+	POWERCUT_SUM=${POWERCUT_SUMS[$k]}
+}
+
+powercut_commit_summary() {
+	powercut_commit_sum "$1" || return 1
+	printf '%s\n' "$POWERCUT_SUM"
 }
 
 # POWERCUT_FSCK on IMG: exit 0, or findings that are all in
@@ -374,8 +435,8 @@ powercut_volume_ok() {
 powercut_check_start_or_final() {
 	local img=$1
 	powercut_volume_ok "$img" || return 1
-	[ "$POWERCUT_GOT" = "$(powercut_commit_summary 0)" ] && return 0
-	[ "$POWERCUT_GOT" = "$(powercut_commit_summary "$POWERCUT_RECORDS")" ] && return 0
+	powercut_commit_sum 0 && [ "$POWERCUT_GOT" = "$POWERCUT_SUM" ] && return 0
+	powercut_commit_sum "$POWERCUT_RECORDS" && [ "$POWERCUT_GOT" = "$POWERCUT_SUM" ] && return 0
 	echo "the tree is neither the start's nor the end's; diff against the end's:"
 	diff <(powercut_commit_summary "$POWERCUT_RECORDS") <(echo "$POWERCUT_GOT") | head -n 20
 	return 1
@@ -392,9 +453,8 @@ powercut_check_mkfs() {
 	POWERCUT_NEW=
 	got=$(powercut_summary "$1" 2>&1) || status=$?
 	[ $status -eq 3 ] && return 0
-	[ $status -eq 0 ] && [ "$got" = "$(powercut_commit_summary 0)" ] && return 0
-	last=$(awk '$2 == "write" { w = $1 } END { print w }' "$POWERCUT_LIST")
-	[ "$2" -lt "$last" ] && allow=0x010002
+	[ $status -eq 0 ] && powercut_commit_sum 0 && [ "$got" = "$POWERCUT_SUM" ] && return 0
+	[ "$2" -lt "$POWERCUT_LAST_WRITE" ] && allow=0x010002
 	POWERCUT_NEW=1
 	POWERCUT_FSCK_ALLOW=$allow powercut_check_start_or_final "$1"
 }
@@ -413,14 +473,19 @@ powercut_covered() {
 # only checked to open, walk and pass fsck: a test that knows what they
 # should hold compares them itself (powercut_commit_summary K).
 powercut_check_committed() {
-	local img=$1 k=$2 prev next got
+	local img=$1 k=$2 prev=0 next=$POWERCUT_RECORDS got f
 	powercut_volume_ok "$img" || return 1
 	got=$POWERCUT_GOT
-	prev=$(awk -v k="$k" '$2 == "flush" && $1 <= k { p = $1 } END { print p + 0 }' "$POWERCUT_LIST")
-	next=$(awk -v k="$k" -v n="$POWERCUT_RECORDS" '$2 == "flush" && $1 > k { print $1; f = 1; exit }
-		END { if (!f) print n }' "$POWERCUT_LIST")
-	[ "$got" = "$(powercut_commit_summary "$prev")" ] && return 0
-	[ "$got" = "$(powercut_commit_summary "$next")" ] && return 0
+	for f in "${POWERCUT_FLUSHES[@]}"; do
+		if [ "$f" -le "$k" ]; then
+			prev=$f
+		else
+			next=$f
+			break
+		fi
+	done
+	powercut_commit_sum "$prev" && [ "$got" = "$POWERCUT_SUM" ] && return 0
+	powercut_commit_sum "$next" && [ "$got" = "$POWERCUT_SUM" ] && return 0
 	echo "the tree is neither that of commit point $prev nor of $next; diff against $prev:"
 	diff <(powercut_commit_summary "$prev") <(echo "$got") | head -n 20
 	return 1

@@ -203,11 +203,14 @@ rf_check() {
 rf_pc_check() {
 	local img=$1 st=0 got p
 	powercut_check_start_or_final "$img" || return 1
+	powercut_private "$img" || return 1
+	img=$POWERCUT_IMG
 	"$FSCK" -y "$img" >"$img.out" 2>&1 || st=$?
 	[ $st -le 1 ] || { echo "fsck -y exit $st"; cat "$img.out"; return 1; }
 	"$F2REPLAY" same "$img" "$POWERCUT_FINAL" >/dev/null && return 0
 	got=$(powercut_summary "$img" 2>&1)
-	if [ "$got" != "$(powercut_commit_summary "$POWERCUT_RECORDS")" ]; then
+	powercut_commit_sum "$POWERCUT_RECORDS" || return 1
+	if [ "$got" != "$POWERCUT_SUM" ]; then
 		echo "fsck -y after the cut does not give the recovered tree:"
 		diff <(powercut_commit_summary "$POWERCUT_RECORDS") <(echo "$got") | head -n 20
 		return 1
