@@ -56,7 +56,7 @@ deps=(build-essential autoconf automake libtool pkg-config uuid-dev
       groff-base man-db
       jq liblz4-dev libzstd-dev liblzo2-dev
       clang libclang-rt-14-dev
-      python3 time unicode-data)
+      python3 time unicode-data xz-utils zstd binutils)
 
 install_deps() {
 	local p missing=()
