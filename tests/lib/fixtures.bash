@@ -290,20 +290,7 @@ f2fx_build() {
 	KERNEL_FILES="$dir/guest.list:/guest/fixtures $dir/dind.blk:/guest/dind.blk $dir/pool:/guest/pool $dir/textpool:/guest/textpool" \
 		KERNEL_RUN_DIR=$dir/run KERNEL_TIMEOUT=900 \
 		kernel_run "$F2_FIXTURES_GUEST" "${disks[@]}" || status=$?
-	# a guest that died before running the script (an early boot panic
-	# under host load) touched no image: boot once more
-	if [ "$status" = 125 ] && ! grep -q F2GUEST-BEGIN "$KERNEL_LOG"; then
-		echo "fixtures: the guest did not boot, retrying: $(grep -m 1 -i panic "$KERNEL_LOG")"
-		for p in setfattr getfattr lsattr chattr; do
-			kernel_add_binary /usr/bin/$p || return 1
-		done
-		kernel_add_binary "$dir/bin/mksock" || return 1
-		status=0
-		rm -rf "$dir/run"
-		KERNEL_FILES="$dir/guest.list:/guest/fixtures $dir/dind.blk:/guest/dind.blk $dir/pool:/guest/pool $dir/textpool:/guest/textpool" \
-			KERNEL_RUN_DIR=$dir/run KERNEL_TIMEOUT=900 \
-			kernel_run "$F2_FIXTURES_GUEST" "${disks[@]}" || status=$?
-	fi
+	# (an early boot oops is retried by kernel_run itself)
 	wait "$md5pid"
 	cp "$KERNEL_OUT" "$dir/guest.log"
 	cp "$KERNEL_LOG" "$dir/console.log"
