@@ -22,7 +22,8 @@ echo "multi devices $(( $(dmesg | grep -c 'Mount Device') - before ))"
 (cd /mnt && find . -type f | xargs md5sum | sed 's/^\([0-9a-f]*\)  /multi md5 \1 /')
 fsck.f2fs -f -y "/dev/$first" >/tmp/fsck.out 2>&1
 echo "multi fsck-y rc=$?"
-{ seq 1 50000 >/mnt/d1/d2/new1 && rm /mnt/d1/d2/new1 && seq 1 70000 >/mnt/many/new2 &&
+{ dd if=/dev/urandom of=/mnt/d1/d2/new1 bs=4096 count=72 2>/dev/null && rm /mnt/d1/d2/new1 &&
+  dd if=/dev/urandom of=/mnt/many/new2 bs=4096 count=100 2>/dev/null &&
   mkdir /mnt/d1/newdir && echo x >/mnt/d1/newdir/f && rm -rf /mnt/d1/newdir &&
   rm -f /mnt/huge && sync; }
 echo "multi write rc=$?"

@@ -78,7 +78,8 @@ for d in /sys/block/vd*; do
 	fi
 	# one md5sum for many files (a process per file is slow under TCG)
 	(cd /mnt && find . -type f | xargs md5sum | sed "s/^\([0-9a-f]*\)  /$dev md5 \1 /")
-	{ seq 1 50000 >/mnt/new1 && rm /mnt/new1 && seq 1 70000 >/mnt/new2 &&
+	{ dd if=/dev/urandom of=/mnt/new1 bs=4096 count=72 2>/dev/null && rm /mnt/new1 &&
+	  dd if=/dev/urandom of=/mnt/new2 bs=4096 count=100 2>/dev/null &&
 	  mkdir /mnt/newdir && echo x >/mnt/newdir/f && sync; }
 	echo "$dev write rc=$?"
 	umount /mnt

@@ -17,7 +17,8 @@ for d in /sys/block/vd*; do
 	[ -d $d2 ] || d2=/mnt/lost+found
 	[ -d $many ] || many=/mnt/lost+found
 	[ -d $d1 ] || d1=/mnt
-	{ seq 1 50000 >$d2/new1 && rm $d2/new1 && seq 1 70000 >$many/new2 &&
+	{ dd if=/dev/urandom of=$d2/new1 bs=4096 count=72 2>/dev/null && rm $d2/new1 &&
+	  dd if=/dev/urandom of=$many/new2 bs=4096 count=100 2>/dev/null &&
 	  mkdir $d1/newdir && echo x >$d1/newdir/f && rm -rf $d1/newdir &&
 	  rm -f /mnt/huge && sync; }
 	echo "$dev write rc=$?"
