@@ -302,6 +302,12 @@ powercut_states() {
 powercut_run() {
 	local start=$1 check=$2 n arg rc=0 status dev0
 	local -a cmd=()
+	# bats traps DEBUG in every function a test calls (set -T) to keep a
+	# stack trace: over thousands of states that bookkeeping cost more than
+	# the tools.  The functions called from here run without it (the
+	# option comes back on return); a failing state reports itself.
+	local -
+	set +T
 	shift 2
 	[ "${1:-}" = -- ] || { echo "powercut_run: usage: START CHECK_FN -- WRITER ARGS..." >&2; return 2; }
 	shift
