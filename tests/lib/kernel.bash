@@ -48,11 +48,11 @@
 #                         this cache was (x1 to x4), so a busy machine
 #                         does not turn a slow guest into a failure
 #   KERNEL_MEM KERNEL_SMP guest memory (default 1G) and CPUs (default 1:
-#                         the suite runs several guests and host lanes on
-#                         two cores, where a second vCPU spins on locks
-#                         its preempted sibling holds and buys no speed;
-#                         one vCPU also never meets the cross-CPU text
-#                         patching that oopsed a boot under TCG)
+#                         the fixture build took 6% less CPU than with 2,
+#                         and the suite keeps both host cores busy with
+#                         several lanes anyway; one vCPU also avoids the
+#                         cross-CPU text patching that an int3 oops in an
+#                         early 6.12 boot under TCG points to)
 #   KERNEL_NO_PVH=1       boot the bzImage, not the uncompressed kernel
 #                         kernel_setup extracts from it (f2k_vmlinux)
 #   KERNEL_RUN_DIR        where logs and the per-run initramfs go
