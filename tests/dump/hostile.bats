@@ -61,15 +61,24 @@ name_off() {
 	echo $(( $(echo "$d" | jq '.inode.i_addr[0].addr') * 4096 + 2384 + 8 * slot ))
 }
 
-# run_t ARGS: run with a timeout; in the shared build tree another make may
-# be relinking the tool at this moment (status 127): wait and retry
-run_t() {
-	local try
+# quiet_t OUT ARGS: ARGS with a timeout, the output in file OUT, the exit
+# status in $status; in the shared build tree another make may be
+# relinking the tool at this moment (status 127): wait and retry
+quiet_t() {
+	local out=$1 try
+	shift
 	for try in 1 2 3 4 5 6 7 8 9 10; do
-		run timeout 60 "$@"
+		status=0
+		timeout 60 "$@" >"$out" 2>&1 || status=$?
 		[ "$status" -eq 127 ] || return 0
 		sleep 3
 	done
+}
+
+# run_t ARGS: quiet_t with the output in $output, as bats' run gives it
+run_t() {
+	quiet_t "$BATS_TEST_TMPDIR/run_t.out" "$@"
+	output=$(<"$BATS_TEST_TMPDIR/run_t.out")
 }
 
 # extract: run --extract / into $BOX/out; never a crash, and the box and
@@ -198,19 +207,7 @@ extract() {
 	echo "$output" | grep -q "no valid checkpoint: pack 1: head block: checksum mismatch"
 }
 
-# quiet_t OUT ARGS: run_t with the output in file OUT, not in $output
-# (the metadata dump prints a megabyte of JSON): sets $status
-quiet_t() {
-	local out=$1 try
-	shift
-	for try in 1 2 3 4 5 6 7 8 9 10; do
-		status=0
-		timeout 60 "$@" >"$out" 2>&1 || status=$?
-		[ "$status" -eq 127 ] || return 0
-		sleep 3
-	done
-}
-
+# (the metadata dump prints a megabyte of JSON: quiet_t keeps it in a file)
 @test "hostile: 60 images with random bytes in cp, NAT, SIT, SSA and node blocks: no crash, no hang, no escape" {
 	local i k off main segs cpa ops left
 	main=$(json "$BASE" '.superblock.main_blkaddr' -d 1)

@@ -243,8 +243,8 @@ powercut_private() {
 # POWERCUT_AT ("K T") is the state it holds.
 powercut_states() {
 	local check=$1 n=$POWERCUT_RECORDS k t at=0 rc=0 shown=0 i op off len
-	local cursor=${POWERCUT_DEVS:-$POWERCUT_SCRATCH/cursor} a b
-	local -a ops=() lens=() sizes finals
+	local cursor=${POWERCUT_DEVS:-$POWERCUT_SCRATCH/cursor}
+	local -a ops=() lens=() sizes finals curs
 	read -ra sizes < <(tr ' ' '\n' <<<"$POWERCUT_TORN" | sed '/^$/d' | sort -n | tr '\n' ' ')
 	local tears=${sizes[*]}
 	POWERCUT_FLUSHES=() POWERCUT_LAST_WRITE=0
@@ -286,16 +286,15 @@ powercut_states() {
 	# every record applied: the writer's devices, unless a check wrote to
 	# the cursor or the writer wrote past the I/O layer
 	IFS=, read -ra finals <<<"$POWERCUT_FINAL"
-	i=0
-	while IFS= read -r -d , a; do
-		b=${finals[i]}
-		i=$((i + 1))
-		[ "$at" -eq "$n" ] && "$F2REPLAY" same "$a" "$b" >"$POWERCUT_DIR/same.out" 2>&1 && continue
-		echo "powercut: $a after all $n records is not the writer's device $b" \
-			"(a check wrote to its state, or a write missed the log):"
+	IFS=, read -ra curs <<<"$cursor"
+	for i in "${!curs[@]}"; do
+		[ "$at" -eq "$n" ] &&
+			"$F2REPLAY" same "${curs[i]}" "${finals[i]}" >"$POWERCUT_DIR/same.out" 2>&1 && continue
+		echo "powercut: ${curs[i]} after all $n records is not the writer's device" \
+			"${finals[i]} (a check wrote to its state, or a write missed the log):"
 		cat "$POWERCUT_DIR/same.out"
 		rc=1
-	done <<<"$cursor,"
+	done
 	return $rc
 }
 
