@@ -55,24 +55,11 @@ repair_case() {
 # problems (warnings about a torn newer checkpoint pack aside) and -y then
 # repairs it; either way the read path must then walk it without damage
 # and see the very tree of the complete repair.
-# (in bash: it runs on every state)
+# codes_of FILE: fsck's problem codes in FILE, the two about a torn newer
+# checkpoint pack left out
 codes_of() {
-	local l c out=" " sorted=
-	while IFS= read -r l; do
-		[[ $l =~ ^(0x[0-9A-F]{6}) ]] || continue
-		c=${BASH_REMATCH[1]}
-		[ "$c" = 0x020002 ] || [ "$c" = 0x02000A ] || [[ $out == *" $c "* ]] || out+="$c "
-	done <"$1"
-	# sorted: the smallest left each round
-	while [ "$out" != " " ]; do
-		l=
-		for c in $out; do
-			[[ -z $l || $c < $l ]] && l=$c
-		done
-		sorted+="$l "
-		out=${out/ $l / }
-	done
-	printf '%s' "$sorted"
+	f2_codes "$1" 0x020002 0x02000A
+	printf '%s' "$REPLY"
 }
 
 check_structural() {
@@ -82,7 +69,8 @@ check_structural() {
 			{ echo "the repaired volume does not walk"; return 1; }
 	fi
 	"$FSCK" -n -f "$img" >"$img.n" 2>&1 || rc=$?
-	codes=$(codes_of "$img.n")
+	f2_codes "$img.n" 0x020002 0x02000A
+	codes=$REPLY
 	if [ "$rc" -ne 0 ]; then
 		[ "$codes" = "$START_CODES" ] ||
 			{ echo "fsck -n exit $rc, codes '$codes', the start had '$START_CODES'"; return 1; }

@@ -17,10 +17,6 @@ F2FIELD=${F2FIELD:-$F2_BUILD/tests/tools/f2field}
 REF_SLOAD=${REF_SLOAD:-/sbin/sload.f2fs}
 export F2FIELD REF_SLOAD
 
-codes_of() {
-	grep -o '^0x[0-9A-F]\{6\}' "$1" | sort -u | tr '\n' ' ' | sed 's/ $//'
-}
-
 # vol_sum IMG: one hash over IMG and the further devices IMG.devN
 vol_sum() {
 	local f
@@ -41,7 +37,8 @@ run_case() {
 	before=$(vol_sum "$img")
 	rc=0; "$FSCK" -f -n "$img" </dev/null >"$BATS_TEST_TMPDIR/n.out" 2>&1 || rc=$?
 	cat "$BATS_TEST_TMPDIR/n.out"
-	got=$(codes_of "$BATS_TEST_TMPDIR/n.out")
+	f2_codes "$BATS_TEST_TMPDIR/n.out"
+	got=$REPLY
 	[ "$got" = "$codes" ] || { echo "$name: codes '$got', expected '$codes'"; return 1; }
 	[ "$rc" -eq "$n_exit" ] || { echo "$name: -n exit $rc, expected $n_exit"; return 1; }
 	[ "$(vol_sum "$img")" = "$before" ] || { echo "$name: -n changed the image"; return 1; }

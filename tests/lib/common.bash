@@ -26,7 +26,26 @@
 #                                   rsvd_segment_count, overprov_segment_count)
 #   compare_field_files A B IGNORE_ERE   the comparison engine behind both
 
-F2_TOP=${F2_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+# f2_canon PATH: PATH made absolute, without . and .. components and
+# doubled slashes (symlinks kept), in $REPLY; no process is started: this
+# file is loaded again by every test, where a process costs milliseconds
+f2_canon() {
+	local p=$1 seg out=
+	[[ $p == /* ]] || p=$PWD/$p
+	local IFS=/
+	for seg in $p; do
+		case $seg in
+		''|.) ;;
+		..) out=${out%/*} ;;
+		*) out=$out/$seg ;;
+		esac
+	done
+	REPLY=${out:-/}
+}
+if [ -z "${F2_TOP:-}" ]; then
+	f2_canon "${BASH_SOURCE[0]%/*}/../.."
+	F2_TOP=$REPLY
+fi
 F2_BUILD=${F2_BUILD:-$F2_TOP}
 MKFS=${MKFS_UNDER_TEST:-$F2_BUILD/mkfs/mkfs.f2fs}
 FSCK=${FSCK:-$F2_BUILD/fsck/fsck.f2fs}
@@ -52,12 +71,16 @@ export GC DEFRAG POPULATE F2FIELD F2REPLAY F2AGE F2EXTRACT F2WALK
 # for a small fsck; the crash suites run tools thousands of times).
 f2_unwrap() {
 	local var prog dir
+	local line
 	for var in "$@"; do
 		prog=${!var}
-		dir=$(dirname "$prog")
-		[ -x "$dir/.libs/$(basename "$prog")" ] &&
-			head -c 200 "$prog" 2>/dev/null | grep -q 'temporary wrapper script' || continue
-		printf -v "$var" %s "$dir/.libs/$(basename "$prog")"
+		dir=${prog%/*}
+		[ -x "$dir/.libs/${prog##*/}" ] || continue
+		# a libtool wrapper says so in its third line
+		line=
+		{ read -r line && read -r line && read -r line; } <"$prog" 2>/dev/null
+		[[ $line == *'temporary wrapper script'* ]] || continue
+		printf -v "$var" %s "$dir/.libs/${prog##*/}"
 		case ":${LD_LIBRARY_PATH:-}:" in
 		*":$F2_BUILD/lib/.libs:"*) ;;
 		*) export LD_LIBRARY_PATH=$F2_BUILD/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} ;;
@@ -80,12 +103,12 @@ f2_plain_instruments() {
 	for var in "$@"; do
 		prog=${!var}
 		case $prog in "$F2_BUILD"/*) rel=${prog#"$F2_BUILD"/} ;; *) continue ;; esac
-		[ -x "$F2_TOP/$(dirname "$rel")/.libs/$(basename "$rel")" ] || continue
-		w=$dir/$(basename "$rel")
+		[ -x "$F2_TOP/${rel%/*}/.libs/${rel##*/}" ] || continue
+		w=$dir/${rel##*/}
 		if [ ! -x "$w" ]; then
 			mkdir -p "$dir" || continue
 			printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$F2_TOP/lib/.libs" \
-				"$F2_TOP/$(dirname "$rel")/.libs/$(basename "$rel")" >"$w.$$" &&
+				"$F2_TOP/${rel%/*}/.libs/${rel##*/}" >"$w.$$" &&
 				chmod +x "$w.$$" && mv -f "$w.$$" "$w" || continue
 		fi
 		printf -v "$var" %s "$w"
@@ -119,6 +142,30 @@ require_prog() {
 # a sha256sum of a sparse 256 MiB image takes to start
 img_sum() {
 	"$F2REPLAY" sum "$@"
+}
+
+# f2_codes FILE [CODE...]: the problem codes fsck printed in FILE (lines
+# starting 0x and six hex digits), each once, upper case, sorted, but the
+# CODEs given, in REPLY as "0x.. 0x.." (no process: the crash suites ask
+# on every state)
+f2_codes() {
+	local file=$1 l c out=" " ignore=" ${*:2} " sorted=
+	ignore=${ignore^^}
+	while IFS= read -r l; do
+		[[ $l =~ ^0[xX]([0-9A-Fa-f]{6}) ]] || continue
+		c=0x${BASH_REMATCH[1]^^}
+		[[ $ignore == *" ${c^^} "* || $out == *" $c "* ]] || out+="$c "
+	done <"$file"
+	# the smallest left, each round
+	while [ "$out" != " " ]; do
+		l=
+		for c in $out; do
+			[[ -z $l || $c < $l ]] && l=$c
+		done
+		sorted+="$l "
+		out=${out/ $l / }
+	done
+	REPLY=${sorted% }
 }
 
 # Shells report death by signal N as 128+N; exit(-1) shows as 255, which is

@@ -82,13 +82,19 @@ f2k_series() {
 f2k_note() { printf 'kernel.bash: %s\n' "$*" >&2; }
 
 # The newest image package of the series apt knows (a real image package,
-# not the meta package), with a download candidate.
+# not the meta package), with a download candidate.  The answer is kept in
+# $KERNEL_CACHE/.pick-SERIES while it is newer than apt's package lists:
+# the search costs a second of CPU, and every suite's tests ask.
 f2k_pick_package() {
-	local p pat
+	local p pat pick=$KERNEL_CACHE/.pick-${F2_KERNEL:-6.1}
+	if [ -s "$pick" ] && [ "$pick" -nt /var/lib/apt/lists ]; then
+		read -r p <"$pick" && [ -n "$p" ] && { echo "$p"; return 0; }
+	fi
 	pat=$(f2k_series | cut -d' ' -f1) || return 1
 	for p in $(apt-cache search --names-only "$pat" 2>/dev/null |
 		awk '{print $1}' | sort -V -r); do
 		if apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+			echo "$p" >"$pick.$$" && mv -f "$pick.$$" "$pick"
 			echo "$p"
 			return 0
 		fi
