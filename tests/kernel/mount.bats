@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/kernel/mount.bats - mount.f2fs against the Linux 6.1 kernel in
 # QEMU, in one boot (setup_file): util-linux mount(8) calls our helper for
-# -t f2fs on a device, on UUID= and LABEL=, and on an image file; the
+# -t f2fs on a device, on UUID= and LABEL= (a label f2fslabel set), and
+# on an image file; the
 # helper itself resolves UUID=/LABEL= and attaches image files to loop
 # devices; a bad superblock and an unknown option are refused with
 # nothing mounted; the loop device is released when mount(2) fails; -o ro
@@ -22,6 +23,8 @@ load ../lib/kernel
 
 MOUNT_F2FS=${MOUNT_F2FS:-$F2_BUILD/mount-helper/mount.f2fs}
 F2FIELD=${F2FIELD:-$F2_BUILD/tests/tools/f2field}
+F2LABEL=${F2LABEL:-$F2_BUILD/tune/f2fslabel}
+f2_unwrap F2LABEL
 MH_UUID=4f2a1c3e-7b5d-4e8f-9a10-2b3c4d5e6f70
 MH_LABEL=mhdev
 
@@ -29,10 +32,13 @@ setup_file() {
 	export F2_TMP=$BATS_FILE_TMPDIR
 	kernel_setup || return 0 # each test then skips or fails by itself
 	local d=$BATS_FILE_TMPDIR ko
-	require_prog "$MKFS" "$MOUNT_F2FS" || return 1
+	require_prog "$MKFS" "$MOUNT_F2FS" "$F2LABEL" || return 1
 	truncate -s 64M "$d/good.img" "$d/badsb.img"
-	"$MKFS" -q -f -l "$MH_LABEL" -U "$MH_UUID" "$d/good.img" >"$d/mkfs.log" 2>&1 ||
+	# labelled by f2fslabel after mkfs: the LABEL= mounts also show that
+	# Linux takes a label it set
+	"$MKFS" -q -f -l "before-relabel" -U "$MH_UUID" "$d/good.img" >"$d/mkfs.log" 2>&1 ||
 		return 1
+	"$F2LABEL" "$d/good.img" "$MH_LABEL" >>"$d/mkfs.log" 2>&1 || return 1
 	"$MKFS" -q -f "$d/badsb.img" >>"$d/mkfs.log" 2>&1 || return 1
 	# log_blocksize (superblock offset 0x10) = 40 in both copies: no block
 	# size (13, a block size this version does not handle, is refused by
