@@ -55,12 +55,9 @@ repair_case() {
 # problems (warnings about a torn newer checkpoint pack aside) and -y then
 # repairs it; either way the read path must then walk it without damage
 # and see the very tree of the complete repair.
-# codes_of FILE: fsck's problem codes in FILE, the two about a torn newer
-# checkpoint pack left out
-codes_of() {
-	f2_codes "$1" 0x020002 0x02000A
-	printf '%s' "$REPLY"
-}
+# fsck's warnings about a torn newer checkpoint pack, left out when the
+# codes of a state are compared with the start's (f2_codes)
+TORN_CP_CODES="0x020002 0x02000A"
 
 check_structural() {
 	local img=$1 rc=0 codes
@@ -69,7 +66,8 @@ check_structural() {
 			{ echo "the repaired volume does not walk"; return 1; }
 	fi
 	"$FSCK" -n -f "$img" >"$img.n" 2>&1 || rc=$?
-	f2_codes "$img.n" 0x020002 0x02000A
+	# shellcheck disable=SC2086 # a list
+	f2_codes "$img.n" $TORN_CP_CODES
 	codes=$REPLY
 	if [ "$rc" -ne 0 ]; then
 		[ "$codes" = "$START_CODES" ] ||
@@ -91,7 +89,9 @@ structural_case() {
 	local dir=$F2_TOP/tests/fsck/$1
 	(cd "$T" && bash "$dir/make.sh" "$T/img") >"$T/make.log" 2>&1 || { cat "$T/make.log"; return 1; }
 	"$FSCK" -n -f "$T/img" >"$T/start.n" 2>&1 || true
-	START_CODES=$(codes_of "$T/start.n")
+	# shellcheck disable=SC2086 # a list
+	f2_codes "$T/start.n" $TORN_CP_CODES
+	START_CODES=$REPLY
 	[ -n "$START_CODES" ]
 	export START_CODES
 	POWERCUT_WRITER_OK=1 powercut_run "$T/img" check_structural -- "$FSCK" -y -f @IMG >"$T/out" ||

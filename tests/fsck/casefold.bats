@@ -25,7 +25,8 @@ fsck_codes() {
 	local rc=0
 	"$FSCK" -f -n "$1" </dev/null >"$BATS_TEST_TMPDIR/out" 2>&1 || rc=$?
 	cat "$BATS_TEST_TMPDIR/out" >&2
-	echo "$(grep -o '^0x[0-9A-F]\{6\}' "$BATS_TEST_TMPDIR/out" | sort -u | tr '\n' ' ')exit $rc"
+	f2_codes "$BATS_TEST_TMPDIR/out"
+	echo "${REPLY:+$REPLY }exit $rc"
 }
 
 LONG=$(printf 'A%.0s' $(seq 1 255))	# folds to 255 bytes: no room for the NUL
