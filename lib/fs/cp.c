@@ -6,6 +6,8 @@
  * the current segments (compacted or normal), and orphan inodes are
  * listed on demand.
  */
+#include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,42 +161,117 @@ static void set_journals(struct f2_fs *fs, const void *nat, const void *sit)
 		fs->sit_journal_n = F2_SIT_JOURNAL_ENTRIES;
 }
 
-/* Compacted data summaries: NAT journal, SIT journal, then the entries of
- * the three data logs packed across as many blocks as needed. */
+/*
+ * Compacted data summaries: NAT journal, SIT journal, then the entries of
+ * the three data logs packed across as many blocks as needed, an entry
+ * never crossing into the last F2_SUM_FOOTER_SIZE bytes of a block.
+ * Entry g of that run (counted over the logs in order) lies in block
+ * *blk of the run at byte *off.
+ */
+#define COMPACT_FIRST	(2 * F2_SUM_JOURNAL_SIZE)
+#define COMPACT_ROOM	(F2_BLKSIZE - F2_SUM_FOOTER_SIZE - F2_SUMMARY_SIZE)
+#define COMPACT_IN_FIRST ((COMPACT_ROOM - COMPACT_FIRST) / F2_SUMMARY_SIZE + 1)
+#define COMPACT_IN_NEXT	(COMPACT_ROOM / F2_SUMMARY_SIZE + 1)
+
+static void compact_pos(uint32_t g, uint32_t *blk, uint32_t *off)
+{
+	if (g < COMPACT_IN_FIRST) {
+		*blk = 0;
+		*off = COMPACT_FIRST + g * F2_SUMMARY_SIZE;
+		return;
+	}
+	g -= COMPACT_IN_FIRST;
+	*blk = 1 + g / COMPACT_IN_NEXT;
+	*off = (g % COMPACT_IN_NEXT) * F2_SUMMARY_SIZE;
+}
+
+/* Entries a data log keeps in the compacted summaries. */
+static uint32_t compact_entries(const struct f2_curseg_info *c)
+{
+	uint32_t n = c->alloc_type == F2_SSR ? F2_BLKS_PER_SEG : c->blkoff;
+
+	return n < F2_ENTRIES_IN_SUM ? n : F2_ENTRIES_IN_SUM;
+}
+
 static int read_compacted(struct f2_fs *fs, uint32_t at, uint32_t end)
 {
 	uint8_t blk[F2_BLKSIZE];
-	size_t off;
+	uint32_t g = 0, cur = 0, b, off;
 	int err;
 
 	if (at >= end)
 		return f2_fs_fail(fs, F2_ECORRUPT, "checkpoint: compacted summary outside the pack");
-	err = f2_fs_read_block(fs, at++, blk);
+	err = f2_fs_read_block(fs, at, blk);
 	if (err)
 		return err;
 	set_journals(fs, blk, blk + F2_SUM_JOURNAL_SIZE);
-	off = 2 * F2_SUM_JOURNAL_SIZE;
 	for (int t = F2_CURSEG_HOT_DATA; t <= F2_CURSEG_COLD_DATA; t++) {
 		struct f2_curseg_info *c = &fs->curseg[t];
-		uint32_t n = c->alloc_type == F2_SSR ? F2_BLKS_PER_SEG : c->blkoff;
+		uint32_t n = compact_entries(c);
 
 		memset(&c->sum, 0, sizeof(c->sum));
 		c->sum.footer.entry_type = F2_SUM_TYPE_DATA;
-		for (uint32_t j = 0; j < n && j < F2_ENTRIES_IN_SUM; j++) {
+		for (uint32_t j = 0; j < n; j++, g++) {
+			compact_pos(g, &b, &off);
+			if (b != cur) {
+				if (at + b >= end)
+					return f2_fs_fail(fs, F2_ECORRUPT,
+							  "checkpoint: compacted summaries run past the pack");
+				err = f2_fs_read_block(fs, at + b, blk);
+				if (err)
+					return err;
+				cur = b;
+			}
 			memcpy(&c->sum.entries[j], blk + off, F2_SUMMARY_SIZE);
-			off += F2_SUMMARY_SIZE;
-			if (off + F2_SUMMARY_SIZE <= F2_BLKSIZE - F2_SUM_FOOTER_SIZE)
-				continue;
-			if (at >= end)
-				return f2_fs_fail(fs, F2_ECORRUPT,
-						  "checkpoint: compacted summaries run past the pack");
-			err = f2_fs_read_block(fs, at++, blk);
-			if (err)
-				return err;
-			off = 0;
 		}
 		c->have_sum = 1;
 	}
+	return 0;
+}
+
+int f2_cp_sum_locate(const struct f2_fs *fs, int log, int entry, uint64_t *blkaddr,
+		     uint32_t *off)
+{
+	uint32_t start, total, blk;
+	int node_sums;
+
+	if (!fs->cp || log < 0 || log >= F2_NR_CURSEG || entry < F2_SUM_AT_FOOTER ||
+	    entry >= F2_ENTRIES_IN_SUM)
+		return -ENOENT;
+	start = fs->packs[fs->cp_pack].start;
+	total = f2_le32(fs->cp->cp_pack_total_block_count);
+	node_sums = !!(fs->cp_flags & (F2_CP_UMOUNT | F2_CP_FASTBOOT));
+	if (entry == F2_SUM_AT_JOURNAL && log != F2_CURSEG_HOT_DATA && log != F2_CURSEG_COLD_DATA)
+		return -ENOENT;
+	if (log >= F2_CURSEG_HOT_NODE) {
+		if (!node_sums)
+			return -ENOENT;
+		blk = total - 1 - 3 + (uint32_t)(log - F2_CURSEG_HOT_NODE);
+	} else if (fs->cp_flags & F2_CP_COMPACT_SUM) {
+		uint32_t g = 0;
+
+		if (entry == F2_SUM_AT_FOOTER)
+			return -ENOENT;
+		blk = f2_le32(fs->cp->cp_pack_start_sum);
+		if (entry == F2_SUM_AT_JOURNAL) {
+			*blkaddr = start + blk;
+			*off = log == F2_CURSEG_HOT_DATA ? 0 : F2_SUM_JOURNAL_SIZE;
+			return 0;
+		}
+		if ((uint32_t)entry >= compact_entries(&fs->curseg[log]))
+			return -ENOENT;
+		for (int t = F2_CURSEG_HOT_DATA; t < log; t++)
+			g += compact_entries(&fs->curseg[t]);
+		compact_pos(g + (uint32_t)entry, &g, off);
+		*blkaddr = start + blk + g;
+		return *blkaddr < start + total - 1 ? 0 : -ENOENT;
+	} else {
+		blk = total - 1 - (node_sums ? 6 : 3) + (uint32_t)log;
+	}
+	*blkaddr = start + blk;
+	*off = entry == F2_SUM_AT_JOURNAL ? (uint32_t)offsetof(struct f2_summary_block, journal) :
+	       entry == F2_SUM_AT_FOOTER ? (uint32_t)offsetof(struct f2_summary_block, footer) :
+	       (uint32_t)entry * F2_SUMMARY_SIZE;
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "f2/fields.h"
+#include "f2/format.h"
 
 /* A scalar, with an f2field alias, an array, an array with an alias. */
 #define U(n, o, w, m)		{ .name = n, .off = o, .width = w, .count = 1, .meaning = m }
@@ -217,6 +218,14 @@ static const struct f2_field dentry_block_fields[] = {
 	  .flags = F2_FLD_RAW, .meaning = "8-byte name slots" },
 };
 
+static const struct f2_field direct_node_fields[] = {
+	ARR("addr", 0, 4, F2_ADDRS_PER_BLOCK, "data block addresses"),
+};
+
+static const struct f2_field indirect_node_fields[] = {
+	ARR("nid", 0, 4, F2_NIDS_PER_BLOCK, "node ids of the next level"),
+};
+
 #define DESC(n, k, size, t) { n, k, size, t, sizeof(t) / sizeof(t[0]) }
 static const struct f2_struct_desc structs[F2_ST_NR] = {
 	[F2_ST_SUPER] = DESC("super", "f2fs_super_block", 3072, super_fields),
@@ -230,6 +239,8 @@ static const struct f2_struct_desc structs[F2_ST_NR] = {
 	[F2_ST_INODE] = DESC("inode", "f2fs_inode", 4072, inode_fields),
 	[F2_ST_DIR_ENTRY] = DESC("dir_entry", "f2fs_dir_entry", 11, dir_entry_fields),
 	[F2_ST_DENTRY_BLOCK] = DESC("dentry_block", "f2fs_dentry_block", 4096, dentry_block_fields),
+	[F2_ST_DIRECT_NODE] = DESC("direct_node", "direct_node", 4072, direct_node_fields),
+	[F2_ST_INDIRECT_NODE] = DESC("indirect_node", "indirect_node", 4072, indirect_node_fields),
 };
 
 const struct f2_struct_desc *f2_struct_get(enum f2_struct_id id)

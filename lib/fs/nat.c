@@ -9,15 +9,18 @@
 #include "f2/errors.h"
 #include "f2/fs.h"
 
+uint64_t f2_nat_copy_addr(const struct f2_fs *fs, uint32_t blk_off, int second)
+{
+	/* the copies alternate by segment: pairs of segments, first then second */
+	return fs->nat_blkaddr +
+	       ((uint64_t)(blk_off >> F2_LOG_BLKS_PER_SEG) << (F2_LOG_BLKS_PER_SEG + 1)) +
+	       (blk_off & (F2_BLKS_PER_SEG - 1)) + (second ? F2_BLKS_PER_SEG : 0);
+}
+
 uint64_t f2_nat_block_addr(const struct f2_fs *fs, uint32_t blk_off)
 {
-	uint64_t addr = fs->nat_blkaddr +
-			((uint64_t)(blk_off >> F2_LOG_BLKS_PER_SEG) << (F2_LOG_BLKS_PER_SEG + 1)) +
-			(blk_off & (F2_BLKS_PER_SEG - 1));
-
-	if (fs->nat_bitmap && f2_test_bit_msb(fs->nat_bitmap, blk_off))
-		addr += F2_BLKS_PER_SEG;
-	return addr;
+	return f2_nat_copy_addr(fs, blk_off,
+				fs->nat_bitmap && f2_test_bit_msb(fs->nat_bitmap, blk_off));
 }
 
 static void fill(struct f2_nat_info *ni, uint32_t nid, const struct f2_nat_entry *e, int j)

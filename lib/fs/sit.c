@@ -9,13 +9,15 @@
 #include "f2/errors.h"
 #include "f2/fs.h"
 
+uint64_t f2_sit_copy_addr(const struct f2_fs *fs, uint32_t blk_off, int second)
+{
+	return (uint64_t)fs->sit_blkaddr + blk_off + (second ? fs->sit_blocks : 0);
+}
+
 uint64_t f2_sit_block_addr(const struct f2_fs *fs, uint32_t blk_off)
 {
-	uint64_t addr = (uint64_t)fs->sit_blkaddr + blk_off;
-
-	if (fs->sit_bitmap && f2_test_bit_msb(fs->sit_bitmap, blk_off))
-		addr += fs->sit_blocks;
-	return addr;
+	return f2_sit_copy_addr(fs, blk_off,
+				fs->sit_bitmap && f2_test_bit_msb(fs->sit_bitmap, blk_off));
 }
 
 static void fill(struct f2_sit_info *si, uint32_t segno, const struct f2_sit_entry *e, int j)

@@ -117,6 +117,8 @@ static void check_small(void)
 	A(F2_ST_DENTRY_BLOCK, struct f2_dentry_block, reserved);
 	A(F2_ST_DENTRY_BLOCK, struct f2_dentry_block, dentry);
 	A(F2_ST_DENTRY_BLOCK, struct f2_dentry_block, filename);
+	A(F2_ST_DIRECT_NODE, struct f2_direct_node, addr);
+	A(F2_ST_INDIRECT_NODE, struct f2_indirect_node, nid);
 }
 
 static void check_inode(void)
@@ -152,6 +154,8 @@ static void check_tables(void)
 		[F2_ST_INODE] = sizeof(struct f2_inode),
 		[F2_ST_DIR_ENTRY] = sizeof(struct f2_dir_entry),
 		[F2_ST_DENTRY_BLOCK] = sizeof(struct f2_dentry_block),
+		[F2_ST_DIRECT_NODE] = sizeof(struct f2_direct_node),
+		[F2_ST_INDIRECT_NODE] = sizeof(struct f2_indirect_node),
 	};
 	static uint8_t cover[F2_BLKSIZE];
 

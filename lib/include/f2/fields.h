@@ -26,6 +26,8 @@ enum f2_struct_id {
 	F2_ST_INODE,		/* struct f2_inode, at byte 0 of an inode block */
 	F2_ST_DIR_ENTRY,	/* struct f2_dir_entry */
 	F2_ST_DENTRY_BLOCK,	/* struct f2_dentry_block */
+	F2_ST_DIRECT_NODE,	/* struct f2_direct_node, at byte 0 of a direct node block */
+	F2_ST_INDIRECT_NODE,	/* struct f2_indirect_node, at byte 0 of an indirect node block */
 	F2_ST_NR
 };
 

@@ -155,6 +155,20 @@ int f2_cp_check_pack(struct f2_fs *fs, int pack, void *head, struct f2_cp_pack_i
  * return from fn (which is returned). */
 int f2_cp_orphans(struct f2_fs *fs, int (*fn)(void *ctx, uint32_t ino), void *ctx);
 
+/*
+ * Where the pack in use keeps a copy of a current segment's summary: entry
+ * (0..511) of log's (enum f2_curseg) summary, F2_SUM_AT_JOURNAL for the
+ * journal (the NAT journal is the hot data log's, the SIT journal the cold
+ * data log's) or F2_SUM_AT_FOOTER (not in compacted summaries).  *blkaddr
+ * and *off get the block and the byte in it; -ENOENT when the pack holds
+ * no such copy (node logs without a clean unmount, an entry past the
+ * compacted ones).
+ */
+#define F2_SUM_AT_JOURNAL	(-1)
+#define F2_SUM_AT_FOOTER	(-2)
+int f2_cp_sum_locate(const struct f2_fs *fs, int log, int entry, uint64_t *blkaddr,
+		     uint32_t *off);
+
 /* ---- NAT ----------------------------------------------------------------- */
 struct f2_nat_info {
 	uint32_t nid, ino, blkaddr;
@@ -164,6 +178,8 @@ struct f2_nat_info {
 
 /* Block address of NAT block blk_off (nid / 455) in the valid copy. */
 uint64_t f2_nat_block_addr(const struct f2_fs *fs, uint32_t blk_off);
+/* Block address of NAT block blk_off in the first (second = 0) or second copy. */
+uint64_t f2_nat_copy_addr(const struct f2_fs *fs, uint32_t blk_off, int second);
 /* Look nid up: journal first, then the NAT copy chosen by the bitmap.
  * F2_ERANGE if nid >= max_nid.  A free nid gives blkaddr 0. */
 int f2_nat_lookup(struct f2_fs *fs, uint32_t nid, struct f2_nat_info *ni);
@@ -186,6 +202,7 @@ struct f2_sit_info {
 };
 
 uint64_t f2_sit_block_addr(const struct f2_fs *fs, uint32_t blk_off);
+uint64_t f2_sit_copy_addr(const struct f2_fs *fs, uint32_t blk_off, int second);
 int f2_sit_get(struct f2_fs *fs, uint32_t segno, struct f2_sit_info *si);
 /* Every main-area segment in order (journal first); fn as for NAT. */
 int f2_sit_iter(struct f2_fs *fs, int (*fn)(void *ctx, const struct f2_sit_info *si),
