@@ -404,6 +404,14 @@ static int apply(struct fsck_ctx *ctx, struct f2_engine *w)
 			if (!err)
 				memset(&n->i.i_ext, 0, sizeof(n->i.i_ext));
 			break;
+		case RA_INODE_EXTRA:
+			err = node_get(w, a->a, a->a, 0, &n);
+			if (!err) {
+				n->i.i_inline |= F2_EXTRA_ATTR;
+				f2_set_le16(n->i.i_extra_isize, (uint16_t)a->b);
+				f2_set_le16(n->i.i_inline_xattr_size, (uint16_t)a->c);
+			}
+			break;
 		case RA_INODE_MODE:
 			err = node_get(w, a->a, a->a, 0, &n);
 			if (!err)

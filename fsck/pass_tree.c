@@ -448,6 +448,35 @@ static void drop_inode(struct walk *w, const struct work *wk)
 
 /* A damaged inode whose only fault is a mode without a file type: the
  * type its dentry gives is taken (permissions kept, or 0644/0755/0777). */
+/*
+ * On a flexible_inline_xattr volume every inode has the extra area, and the
+ * kernel refuses one without F2_EXTRA_ATTR or with an inline xattr size it
+ * cannot hold.  The bytes are still the extra area: the flag goes back and
+ * the sizes are made valid where they are not, so the addresses after the
+ * area are read where they were written.  The walk goes on with that view
+ * (under -n too, so the report is what -y does).
+ */
+static void check_extra_attr(struct fsck_ctx *ctx, struct f2_inode_ref *ir, const struct work *wk)
+{
+	struct f2_inode *in = &ir->node.i;
+	uint16_t extra = f2_le16(in->i_extra_isize), xsize = f2_le16(in->i_inline_xattr_size);
+	int has = !!(in->i_inline & F2_EXTRA_ATTR), fix;
+	int xbad = xsize > F2_MAX_INLINE_XATTR_WORDS || (!xsize && (in->i_inline & F2_INLINE_XATTR));
+
+	if (!(ctx->fs->features & F2_FEAT_FLEX_INLINE_XATTR) || (has && !xbad))
+		return;
+	fix = fix_problem(ctx, PR_INODE_EXTRA_ATTR, "ino %u: i_inline 0x%x, i_extra_isize %u, "
+			  "i_inline_xattr_size %u", wk->ino, in->i_inline, extra, xsize);
+	if (!has && (extra < 4 || extra % 4 || extra > F2_EXTRA_ISIZE))
+		extra = F2_EXTRA_ISIZE;
+	if (xbad)
+		xsize = F2_INLINE_XATTR_ADDRS;
+	in->i_inline |= F2_EXTRA_ATTR;
+	f2_set_le16(in->i_extra_isize, extra);
+	f2_set_le16(in->i_inline_xattr_size, xsize);
+	rep_add(ctx, fix == 1 ? PR_INODE_EXTRA_ATTR : 0, RA_INODE_EXTRA, wk->ino, extra, xsize, 0);
+}
+
 static int mode_from_dentry(struct fsck_ctx *ctx, struct f2_inode_ref *ir, const struct work *wk)
 {
 	static const uint16_t fmt[F2_FT_MAX] = { 0, 0100000, 0040000, 0020000, 0060000, 0010000,
@@ -670,6 +699,7 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 		r->flags |= INO_BAD;
 		return 0;
 	}
+	check_extra_attr(ctx, ir, wk);
 	if (f2_inode_parse(fs, wk->ino, &ir->node, ir)) {
 		int mode;
 

@@ -53,6 +53,15 @@ int f2_inode_parse(struct f2_fs *fs, uint32_t ino, const struct f2_node *node,
 		extra /= 4;
 	}
 	if (fs->features & F2_FEAT_FLEX_INLINE_XATTR) {
+		/* the kernel reads every inode there with its extra area */
+		if (!extra)
+			return f2_fs_fail(fs, F2_ECORRUPT, "ino %u: no extra attributes on a "
+					  "flexible_inline_xattr volume", ino);
+		if ((i->i_inline & F2_INLINE_XATTR) &&
+		    f2_le16(i->i_inline_xattr_size) > F2_MAX_INLINE_XATTR_WORDS)
+			return f2_fs_fail(fs, F2_ECORRUPT, "ino %u: i_inline_xattr_size %u above %u",
+					  ino, f2_le16(i->i_inline_xattr_size),
+					  F2_MAX_INLINE_XATTR_WORDS);
 		if (extra)
 			xwords = f2_le16(i->i_inline_xattr_size);
 		else if (i->i_inline & (F2_INLINE_XATTR | F2_INLINE_DENTRY))

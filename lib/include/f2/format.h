@@ -353,6 +353,9 @@ _Static_assert(offsetof(struct f2_inode, i_inode_checksum) == 368, "inode csum")
 _Static_assert(offsetof(struct f2_inode, i_extra_end) == 396, "inode extra end");
 _Static_assert(offsetof(struct f2_inode, i_nid) == 4052, "inode i_nid");
 #define F2_EXTRA_ISIZE		36	/* offsetof(i_extra_end) - offsetof(i_extra_isize) */
+/* The largest i_inline_xattr_size (words) the kernel accepts: room is left
+ * for the whole extra area, the reserved word and a minimal inline dentry. */
+#define F2_MAX_INLINE_XATTR_WORDS (F2_ADDRS_PER_INODE - F2_EXTRA_ISIZE / 4 - 1 - 40 / 4)
 #define F2_INODE_CSUM_OFFSET	offsetof(struct f2_inode, i_inode_checksum)
 
 struct f2_direct_node {
