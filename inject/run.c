@@ -191,8 +191,8 @@ static int do_cp(struct job *j)
 		memcpy(&old, j->blk + at, 4);
 		old = f2_le32(old);
 		f2_set_le32(*(le32 *)(j->blk + at), (uint32_t)j->o->val);
-		printf("Info: inject crc of %s: 0x%x -> 0x%llx\n", j->where, old,
-		       (unsigned long long)j->o->val);
+		printf("Info: inject crc of %s: %u (0x%x) -> %llu (0x%llx)\n", j->where, old, old,
+		       (unsigned long long)j->o->val, (unsigned long long)j->o->val);
 		j->redo = REDO_NONE;
 		return 0;
 	}

@@ -6,7 +6,15 @@
 #   base IMG [mkfs options]  reference mkfs.f2fs on a 256 MiB sparse IMG,
 #                            then reference sload.f2fs of the standard tree
 #                            (cached: tests/.cache/fsck-base)
-#   field IMG get|set ...    tests/tools/f2field
+#   inj IMG ARGS...          inject.f2fs ARGS IMG: one member by its
+#                            kernel name, the checksum over it redone
+#                            (but for the checksum itself)
+#   inj_val IMG ARGS...      the member's current value (a dry run)
+#   inj_add IMG N ARGS...    the member += N
+#   seg_blk IMG SEG          first block of main-area segment SEG
+#   field IMG get|set ...    tests/tools/f2field, for what inject.f2fs
+#                            cannot name (orphan blocks, quota records,
+#                            raw offsets, finding fields)
 #   ino_of IMG /path         inode number of a path (no dots in names but
 #                            the last one)
 #   val IMG FIELD            the current value of FIELD
@@ -23,6 +31,7 @@
 #                            casefold: flag and folded hashes)
 set -eu
 F2FIELD=${F2FIELD:?}
+INJECT=${INJECT:?}
 REF_MKFS=${REF_MKFS:-/sbin/mkfs.f2fs}
 REF_SLOAD=${REF_SLOAD:-/sbin/sload.f2fs}
 
@@ -69,6 +78,25 @@ base() {
 	fi
 }
 
+inj() {
+	local img=$1
+	shift
+	"$INJECT" "$@" "$img" >/dev/null
+}
+inj_val() {
+	local img=$1 out
+	shift
+	out=$("$INJECT" --dry-run "$@" --val 0 "$img") || return 1
+	# "Info: inject MEMBER of WHERE: OLD (0xOLD) -> 0 (0x0)"
+	sed -n 's/.*: \([0-9][0-9]*\) (0x[0-9a-f]*) -> .*/\1/p' <<<"$out" | head -n 1
+}
+inj_add() {
+	local img=$1 n=$2 v
+	shift 2
+	v=$(inj_val "$img" "$@") && [ -n "$v" ] || return 1
+	inj "$img" "$@" --val $(( v + n ))
+}
+seg_blk() { echo $(( $(val "$1" sb.main_blkaddr) + $2 * 512 )); }
 field() { "$F2FIELD" "$@"; }
 val() { "$F2FIELD" "$1" get "$2" | cut -d' ' -f3; }
 off() { "$F2FIELD" "$1" get "$2" | cut -d' ' -f1; }

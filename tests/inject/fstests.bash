@@ -5,9 +5,6 @@
 # checks the cases make.  Loaded by inject.bats and kernel.bats (after
 # ../lib/common).
 
-INJECT=${INJECT:-$F2_BUILD/inject/inject.f2fs}
-f2_unwrap INJECT
-
 # the file types of f2fs/009, each also with a second hard link (NAME2)
 FST_009_NAMES="reg chr blk fifo sock sym reg2 chr2 blk2 fifo2 sock2 sym2 dir"
 FST_CASES="$(for n in $FST_009_NAMES; do printf '009-%s ' "$n"; done)012 019 020 022 023"

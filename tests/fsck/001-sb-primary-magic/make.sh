@@ -3,4 +3,4 @@
 # sb.magic (block 0, byte 1024) = 0
 . "$(dirname "$0")/../lib.sh"
 base "$1"
-field "$1" set sb.magic 0
+inj "$1" --sb 1 --mb magic --val 0

@@ -2,4 +2,4 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 . "$(dirname "$0")/../lib.sh"
 base "$1"
-field "$1" set sb.segment_count_main 100000
+inj "$1" --sb 1 --mb segment_count_main --val 100000

@@ -2,4 +2,4 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 . "$(dirname "$0")/../lib.sh"
 base "$1"
-addto "$1" cp.crc 1
+inj_add "$1" 1 --cp 0 --mb crc

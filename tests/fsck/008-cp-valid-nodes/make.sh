@@ -2,5 +2,4 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 . "$(dirname "$0")/../lib.sh"
 base "$1"
-addto "$1" cp.valid_node_count 1
-field "$1" fixcrc cp
+inj_add "$1" 1 --cp 0 --mb valid_node_count

@@ -3,5 +3,4 @@
 # user_block_count = the whole main area (the kernel requires less)
 . "$(dirname "$0")/../lib.sh"
 base "$1"
-field "$1" set cp.user_block_count $(( $(val "$1" sb.segment_count_main) * 512 ))
-field "$1" fixcrc cp
+inj "$1" --cp 0 --mb user_block_count --val $(( $(inj_val "$1" --sb 1 --mb segment_count_main) * 512 ))

@@ -3,4 +3,4 @@
 . "$(dirname "$0")/../lib.sh"
 base "$1"
 ino=$(ino_of "$1" /d1/d2/mid)
-field "$1" set nat.$ino.blkaddr 10
+inj "$1" --nat 0 --nid "$ino" --mb block_addr --val 10

@@ -4,4 +4,4 @@
 base "$1"
 a=$(ino_of "$1" /d1/d2/mid)
 b=$(ino_of "$1" /small)
-field "$1" set nat.$a.blkaddr "$(val "$1" nat.$b.blkaddr)"
+inj "$1" --nat 0 --nid "$a" --mb block_addr --val "$(inj_val "$1" --nat 0 --nid "$b" --mb block_addr)"

@@ -2,4 +2,4 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 . "$(dirname "$0")/../lib.sh"
 base "$1"
-field "$1" set inode.$(ino_of "$1" /small).links 1
+inj "$1" --node --nid "$(ino_of "$1" /small)" --mb i_links --val 1

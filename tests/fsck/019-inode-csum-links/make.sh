@@ -3,5 +3,4 @@
 . "$(dirname "$0")/../lib.sh"
 base "$1" -O extra_attr,inode_checksum
 ino=$(ino_of "$1" /d1/d2/mid)
-addto "$1" inode.$ino.links 2
-field "$1" fixcrc inode.$ino
+inj_add "$1" 2 --node --nid "$ino" --mb i_links

@@ -2,4 +2,4 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 . "$(dirname "$0")/../lib.sh"
 base "$1"
-addto "$1" dent.$(ino_of "$1" /many).f1.hash 1
+inj_add "$1" 1 --dent --nid "$(ino_of "$1" /many/f1)" --mb d_hash

@@ -2,4 +2,4 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 . "$(dirname "$0")/../lib.sh"
 base "$1"
-field "$1" set dent.$(ino_of "$1" /d1/d2).mid.name_len 0
+inj "$1" --dent --nid "$(ino_of "$1" /d1/d2/mid)" --mb d_namelen --val 0

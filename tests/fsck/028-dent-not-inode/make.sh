@@ -3,4 +3,4 @@
 . "$(dirname "$0")/../lib.sh"
 base "$1"
 dn=$(val "$1" inode.$(ino_of "$1" /huge).nid0)
-field "$1" set dent.$(ino_of "$1" /d1/d2).mid.ino "$dn"
+inj "$1" --dent --nid "$(ino_of "$1" /d1/d2/mid)" --mb d_ino --val "$dn"

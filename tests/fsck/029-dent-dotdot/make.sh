@@ -2,4 +2,4 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 . "$(dirname "$0")/../lib.sh"
 base "$1"
-field "$1" set dent.$(ino_of "$1" /d1/d2)....ino 3
+inj "$1" --dent --dots 2 --nid "$(ino_of "$1" /d1/d2)" --mb d_ino --val 3

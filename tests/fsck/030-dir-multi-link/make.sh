@@ -3,5 +3,6 @@
 . "$(dirname "$0")/../lib.sh"
 base "$1"
 d2=$(ino_of "$1" /d1/d2)
-field "$1" set dent.$d2.mid.ino "$(ino_of "$1" /many)"
-field "$1" set dent.$d2.mid.file_type 2
+mid=$(ino_of "$1" /d1/d2/mid)
+inj "$1" --dent --nid "$mid" --mb d_ftype --val 2
+inj "$1" --dent --nid "$mid" --mb d_ino --val "$(ino_of "$1" /many)"

@@ -5,4 +5,4 @@
 . "$(dirname "$0")/../lib.sh"
 base "$1"
 d2=$(ino_of "$1" /d1/d2)
-field "$1" set dent.$d2.mid.bit $(( $(val "$1" dent.$d2.mid.bit) & ~0x4 ))
+inj "$1" --dent --nid "$(ino_of "$1" /d1/d2/mid)" --mb d_bitmap --val 0

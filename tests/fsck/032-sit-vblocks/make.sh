@@ -3,4 +3,4 @@
 . "$(dirname "$0")/../lib.sh"
 base "$1"
 seg=$(( $(val "$1" sb.segment_count_main) - 5 ))
-field "$1" set sit.$seg.vblocks 1
+inj "$1" --sit 0 --blk "$(seg_blk "$1" "$seg")" --mb vblocks --val 1

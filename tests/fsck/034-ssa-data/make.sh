@@ -8,4 +8,4 @@ ino=$(ino_of "$1" /d1/big)
 a=$(val "$1" inode.$ino.addr0)
 main=$(val "$1" sb.main_blkaddr)
 seg=$(( (a - main) / 512 ))
-field "$1" set ssa.$seg.$(( (a - main) % 512 )).nid 77
+inj "$1" --ssa --blk "$a" --mb nid --val 77

@@ -3,4 +3,4 @@
 . "$(dirname "$0")/../lib.sh"
 base "$1"
 dn=$(val "$1" inode.$(ino_of "$1" /huge).nid0)
-field "$1" set inode.$(ino_of "$1" /d1/big).nid0 "$dn"
+inj "$1" --node --nid "$(ino_of "$1" /d1/big)" --mb i_nid --idx 0 --val "$dn"

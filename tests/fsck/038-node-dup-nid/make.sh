@@ -3,4 +3,4 @@
 . "$(dirname "$0")/../lib.sh"
 base "$1"
 ino=$(ino_of "$1" /huge)
-field "$1" set inode.$ino.nid1 "$(val "$1" inode.$ino.nid0)"
+inj "$1" --node --nid "$ino" --mb i_nid --idx 1 --val "$(inj_val "$1" --node --nid "$ino" --mb i_nid --idx 0)"

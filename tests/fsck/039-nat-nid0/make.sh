@@ -2,4 +2,4 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 . "$(dirname "$0")/../lib.sh"
 base "$1"
-field "$1" set nat.0.ino 3
+inj "$1" --nat 0 --nid 0 --mb ino --val 3

@@ -2,5 +2,4 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 . "$(dirname "$0")/../lib.sh"
 base "$1"
-field "$1" set cp.cur_data_segno1 $(val "$1" cp.cur_data_segno0)
-field "$1" fixcrc cp
+inj "$1" --cp 0 --mb cur_data_segno --idx 1 --val "$(inj_val "$1" --cp 0 --mb cur_data_segno --idx 0)"

@@ -3,4 +3,4 @@
 . "$(dirname "$0")/../lib.sh"
 base "$1"
 # the cold data log (empty, type 2 in the SIT) gets type 1 (warm data)
-field "$1" set sit.$(val "$1" cp.cur_data_segno2).vblocks $(( 1 << 10 ))
+inj "$1" --sit 0 --blk "$(seg_blk "$1" "$(inj_val "$1" --cp 0 --mb cur_data_segno --idx 2)")" --mb vblocks --val $(( 1 << 10 ))

@@ -4,5 +4,4 @@
 # in the SIT: the node log keeps it, the data log moves
 . "$(dirname "$0")/../lib.sh"
 base "$1"
-field "$1" set cp.cur_data_segno0 $(val "$1" cp.cur_node_segno0)
-field "$1" fixcrc cp
+inj "$1" --cp 0 --mb cur_data_segno --idx 0 --val "$(inj_val "$1" --cp 0 --mb cur_node_segno --idx 0)"

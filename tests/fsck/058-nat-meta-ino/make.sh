@@ -2,4 +2,4 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 . "$(dirname "$0")/../lib.sh"
 base "$1"
-field "$1" set nat.2.ino 7
+inj "$1" --nat 0 --nid 2 --mb ino --val 7

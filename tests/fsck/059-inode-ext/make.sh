@@ -6,4 +6,4 @@ base "$1"
 # shifted one block on, it names blocks the tree maps one offset later
 ino=$(ino_of "$1" /d1/big)
 [ "$(val "$1" inode.$ino.ext_len)" -gt 1 ] || { echo "/d1/big has no extent" >&2; exit 1; }
-addto "$1" inode.$ino.ext_blk 1
+inj_add "$1" 1 --node --nid "$ino" --mb i_ext.blk

@@ -3,4 +3,4 @@
 . "$(dirname "$0")/../lib.sh"
 base "$1"
 # the root inode's i_mode zeroed: no file type, the rest intact
-field "$1" set inode.3.mode 0
+inj "$1" --node --nid 3 --mb i_mode --val 0

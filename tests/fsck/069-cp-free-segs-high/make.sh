@@ -4,5 +4,4 @@
 # One too high: the kernel never counts a segment free that the SIT shows
 # in use, so a count above the SIT's is damage whatever the checkpoint.
 base "$1"
-addto "$1" cp.free_segment_count 1
-field "$1" fixcrc cp
+inj_add "$1" 1 --cp 0 --mb free_segment_count
