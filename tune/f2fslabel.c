@@ -21,6 +21,7 @@
 #include "f2/io.h"
 #include "f2/sb.h"
 #include "support/mounted.h"
+#include "sbcopy.h"
 
 #ifndef F2_VERSION_STRING
 #define F2_VERSION_STRING "unknown"
@@ -40,31 +41,6 @@ static void usage(FILE *out)
 "device, label too long or not UTF-8), 16 bad command line.\n");
 }
 
-/* Superblock copy i (0 primary, 1 backup), verified; 0 or an error code
- * with the reason in why.  The size is not checked against the device:
- * a volume of several devices is longer than its first. */
-static int read_copy(struct f2_io *io, int i, struct f2_super *sb, char *why, size_t len)
-{
-	uint8_t blk[F2_BLKSIZE];
-	int err = f2_io_read_block(io, (uint64_t)i, blk);
-
-	why[0] = 0;
-	if (err) {
-		snprintf(why, len, "cannot read it: %s", f2_strerror(err));
-		return err;
-	}
-	memcpy(sb, blk + F2_SUPER_OFFSET, sizeof(*sb));
-	err = f2_sb_verify(sb, 0, why, len);
-	if (err && !why[0])
-		snprintf(why, len, "%s", f2_strerror(err));
-	return err;
-}
-
-static const char *copy_name(int i)
-{
-	return i ? "backup" : "primary";
-}
-
 static int print_label(const char *dev)
 {
 	struct f2_super sb;
@@ -78,7 +54,7 @@ static int print_label(const char *dev)
 		return 1;
 	}
 	for (i = 0; i < 2; i++)
-		if (!read_copy(io, i, &sb, why[i], sizeof(why[i])))
+		if (!sb_read_copy(io, i, &sb, why[i], sizeof(why[i])))
 			break;
 	f2_io_close(io);
 	if (i == 2) {
@@ -119,21 +95,14 @@ static int set_label(const char *dev, const char *label)
 		fprintf(stderr, PROG ": %s: %s\n", dev, f2_strerror(err));
 		return 1;
 	}
-	for (int i = 0; i < 2; i++) {
-		char why[256];
-
-		if (read_copy(io, i, &sb[i], why, sizeof(why))) {
-			fprintf(stderr, PROG ": %s: the %s superblock is not valid (%s); "
-				"run fsck.f2fs first\n", dev, copy_name(i), why);
-			goto out;
-		}
-	}
+	if (sb_read_both(io, PROG, dev, sb))
+		goto out;
 	for (int i = 0; i < 2; i++) {
 		memcpy(sb[i].volume_name, name, sizeof(name));
 		err = f2_sb_write_copies(io, &sb[i], i ? F2_SB_BACKUP : F2_SB_PRIMARY);
 		if (err) {
 			fprintf(stderr, PROG ": %s: writing the %s superblock: %s\n", dev,
-				copy_name(i), f2_strerror(err));
+				sb_copy_name(i), f2_strerror(err));
 			goto out;
 		}
 	}

@@ -11,7 +11,7 @@
 load ../lib/common
 
 # build path (relative to F2_BUILD) of every tool that gets a page
-TOOLS="mkfs/mkfs.f2fs fsck/fsck.f2fs dump/dump.f2fs gc/gc.f2fs gc/defrag.f2fs tune/f2fslabel inject/inject.f2fs mount-helper/mount.f2fs"
+TOOLS="mkfs/mkfs.f2fs fsck/fsck.f2fs dump/dump.f2fs gc/gc.f2fs gc/defrag.f2fs tune/f2fslabel tune/tune.f2fs inject/inject.f2fs mount-helper/mount.f2fs"
 
 page_of() { echo "$F2_TOP/man/$(basename "$1").8"; }
 
@@ -112,6 +112,8 @@ setup() {
 @test "man: defrag.f2fs.8 renders without warnings" { need_tool gc/defrag.f2fs; check_render gc/defrag.f2fs; }
 @test "man: f2fslabel: every --help option is in f2fslabel.8" { need_tool tune/f2fslabel; check_options tune/f2fslabel; }
 @test "man: f2fslabel.8 renders without warnings" { need_tool tune/f2fslabel; check_render tune/f2fslabel; }
+@test "man: tune.f2fs: every --help option is in tune.f2fs.8" { need_tool tune/tune.f2fs; check_options tune/tune.f2fs; }
+@test "man: tune.f2fs.8 renders without warnings" { need_tool tune/tune.f2fs; check_render tune/tune.f2fs; }
 @test "man: inject.f2fs: every --help option is in inject.f2fs.8" { need_tool inject/inject.f2fs; check_options inject/inject.f2fs; }
 @test "man: inject.f2fs.8 renders without warnings" { need_tool inject/inject.f2fs; check_render inject/inject.f2fs; }
 @test "man: mount.f2fs: every --help option is in mount.f2fs.8" { need_tool mount-helper/mount.f2fs; check_options mount-helper/mount.f2fs; }
