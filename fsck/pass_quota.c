@@ -125,9 +125,8 @@ static int sum_usage(struct fsck_ctx *ctx, struct qtab *tabs, const int *on)
 	if (!ir)
 		return -ENOMEM;
 	while ((r = inomap_next(&ctx->inodes, &pos, &ino))) {
-		const struct f2_inode *in = &ir->node.i;
 		uint32_t id[F2_MAX_QUOTAS];
-		uint64_t blocks;
+		uint64_t space;
 
 		if (!(r->flags & INO_WALKED) || (r->flags & INO_BAD) || is_quota_ino(fs, ino))
 			continue;
@@ -137,14 +136,7 @@ static int sum_usage(struct fsck_ctx *ctx, struct qtab *tabs, const int *on)
 			vmsg(ctx, "quota: ino %u not charged: %s", ino, fs->why);
 			continue;
 		}
-		blocks = f2_le64(in->i_blocks);
-		id[0] = f2_le32(in->i_uid);
-		id[1] = f2_le32(in->i_gid);
-		id[2] = 0;
-		if ((fs->features & F2_FEAT_PRJQUOTA) && (in->i_inline & F2_EXTRA_ATTR) &&
-		    f2_le16(in->i_extra_isize) >= offsetof(struct f2_inode, i_projid) + 4 -
-						   offsetof(struct f2_inode, i_extra_isize))
-			id[2] = f2_le32(in->i_projid);
+		f2_quota_charge(fs->features, &ir->node.i, id, &space);
 		for (int q = 0; q < F2_MAX_QUOTAS; q++) {
 			struct qrec *qr;
 
@@ -157,7 +149,7 @@ static int sum_usage(struct fsck_ctx *ctx, struct qtab *tabs, const int *on)
 			}
 			qr->mem = 1;
 			qr->inodes++;
-			qr->space += blocks ? (blocks - 1) * F2_BLKSIZE : 0;
+			qr->space += space;
 		}
 	}
 	free(ir);

@@ -27,6 +27,7 @@
 #include "f2/sb.h"
 #include "support/json.h"
 #include "support/mounted.h"
+#include "quota.h"
 #include "reseed.h"
 #include "sbcopy.h"
 
@@ -40,7 +41,7 @@
 /* Features turned on by a bit in the superblock alone (lost_found also
  * wants the directory, which is made when it is missing). */
 #define BIT_ONLY (F2_FEAT_ENCRYPT | F2_FEAT_VERITY | F2_FEAT_SB_CHKSUM | F2_FEAT_CASEFOLD | \
-		  F2_FEAT_COMPRESSION | F2_FEAT_LOST_FOUND)
+		  F2_FEAT_COMPRESSION | F2_FEAT_LOST_FOUND | F2_FEAT_QUOTA_INO | F2_FEAT_PRJQUOTA)
 /* Features every inode would need rewritten for, with a larger extra area. */
 #define PER_INODE (F2_FEAT_EXTRA_ATTR | F2_FEAT_INODE_CHKSUM | F2_FEAT_FLEX_INLINE_XATTR | \
 		   F2_FEAT_INODE_CRTIME)
@@ -53,6 +54,8 @@ struct tune {
 	uint32_t old_features, new_features;
 	uint8_t new_uuid[16];
 	int change_uuid, make_lpf, changes;
+	unsigned quota_want;		/* quota files to make: bit 0 user, 1 group, 2 project */
+	uint32_t qf_ino[3];
 	struct reseed_stats reseed;
 	FILE *out;			/* the text report (stdout, or NULL with --json) */
 };
@@ -66,7 +69,8 @@ static void usage(FILE *f)
 "  -U UUID|random|time  set the volume UUID (inode checksums are redone)\n"
 "  -O FEATURE[,...]  turn features on: encrypt, verity, sb_checksum,\n"
 "                    casefold (with -C), compression (needs extra_attr),\n"
-"                    lost_found (the directory is made)\n"
+"                    lost_found (the directory is made), quota and\n"
+"                    project_quota (the quota files are built)\n"
 "  -C utf8[:strict]  casefold encoding (with -O casefold; implies it)\n"
 "  -n                show what would change, write nothing\n"
 "      --json        report as JSON on stdout\n"
@@ -210,9 +214,6 @@ static int plan_features(struct tune *t)
 		if (f->bit & PER_INODE)
 			return refuse(t, f, "every inode would need a larger extra area, rewritten "
 				      "in place (back up, mkfs with it, copy back)");
-		if (f->bit & (F2_FEAT_QUOTA_INO | F2_FEAT_PRJQUOTA))
-			return refuse(t, f, "the quota files would have to be built from the "
-				      "current usage, which this version does not do yet");
 		return refuse(t, f, "it is chosen at mkfs time only");
 	}
 	if ((add & F2_FEAT_COMPRESSION) && !(t->new_features & F2_FEAT_EXTRA_ATTR))
@@ -231,6 +232,12 @@ static int plan_features(struct tune *t)
 			f2_set_le32(t->sb[i].checksum_offset, F2_SB_CHKSUM_OFFSET);
 	}
 	t->make_lpf = !!(add & F2_FEAT_LOST_FOUND);
+	/* the quota files: user and group with quota, project with both */
+	if (add & F2_FEAT_QUOTA_INO)
+		t->quota_want = 3;
+	if ((t->new_features & (F2_FEAT_QUOTA_INO | F2_FEAT_PRJQUOTA)) ==
+	    (F2_FEAT_QUOTA_INO | F2_FEAT_PRJQUOTA) && !f2_le32(t->sb[0].qf_ino[2]))
+		t->quota_want |= 4;
 	f2_features_format(t->old_features, from, sizeof(from));
 	f2_features_format(t->new_features, to, sizeof(to));
 	note(t, "features", from[0] ? from : "none", to);
@@ -284,6 +291,27 @@ out:
 	if (io)
 		f2_io_close(io);
 	return err ? 1 : 0;
+}
+
+/* The quota files, built from the usage; the superblock copies name them. */
+static int make_quota(struct tune *t)
+{
+	static const char *const names[3] = { "user", "group", "project" };
+	uint64_t inodes = 0;
+
+	if (quota_make(t->dev, t->quota_want, t->new_features, t->dry_run, t->qf_ino, &inodes))
+		return 1;
+	for (int q = 0; q < 3; q++) {
+		if (!(t->quota_want & (1u << q)))
+			continue;
+		for (int i = 0; i < 2; i++)
+			f2_set_le32(t->sb[i].qf_ino[q], t->qf_ino[q]);
+		if (t->out)
+			fprintf(t->out, "quota: the %s quota file %s from the usage of %llu "
+				"inodes\n", names[q], t->dry_run ? "to be built" : "built",
+				(unsigned long long)inodes);
+	}
+	return 0;
 }
 
 /* The inodes' checksums under the new uuid (-U with inode_checksum). */
@@ -379,11 +407,14 @@ static int run(struct tune *t)
 	}
 	if ((t->label && plan_label(t)) || (t->uuid && plan_uuid(t)))
 		goto out;
-	/* lost+found goes in through its own checkpoint, before the bit */
-	if (t->make_lpf) {
+	/* lost+found and the quota files go in through their own
+	 * checkpoints, before the superblock names them */
+	if (t->make_lpf || t->quota_want) {
 		f2_io_close(io);
 		io = NULL;
-		if (make_lost_found(t))
+		if (t->make_lpf && make_lost_found(t))
+			goto out;
+		if (t->quota_want && make_quota(t))
 			goto out;
 		err = f2_io_open(t->dev, t->dry_run ? F2_IO_RDONLY : F2_IO_RDWR | F2_IO_EXCL, &io);
 		if (err) {

@@ -250,6 +250,26 @@ int f2_engine_create(struct f2_engine *w, uint32_t dir, const char *name, size_t
 	return 0;
 }
 
+int f2_engine_create_unnamed(struct f2_engine *w, uint32_t parent, const struct f2_wattr *a,
+			     uint32_t *out)
+{
+	struct eng_blk *b;
+	uint32_t ino;
+	int err;
+
+	if (!S_ISREG(a->mode))
+		return eng_fail(w, -EINVAL, "an unnamed inode is a regular file");
+	err = eng_maybe_writeback(w);
+	if (!err)
+		err = eng_node_new(w, 0, 0, 0, &ino, &b);
+	if (err)
+		return err;
+	eng_inode_init(w, b, parent, "", 0, a);
+	eng_node(b)->i.i_inline &= (uint8_t)~F2_INLINE_DATA;
+	*out = ino;
+	return 0;
+}
+
 int f2_engine_setattr(struct f2_engine *w, uint32_t ino, const struct f2_wattr *a)
 {
 	struct eng_blk *b;

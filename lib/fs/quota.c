@@ -5,6 +5,7 @@
  * block reached at most once, and laying a file out from a list of ids.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "f2/errors.h"
@@ -268,4 +269,19 @@ int f2_quota_build(int type, const struct f2_quota_hdr *h, const struct f2_quota
 	*out = buf;
 	*nblk = next;
 	return 0;
+}
+
+void f2_quota_charge(uint32_t features, const struct f2_inode *in, uint32_t ids[3],
+		     uint64_t *space)
+{
+	uint64_t blocks = f2_le64(in->i_blocks);
+
+	ids[0] = f2_le32(in->i_uid);
+	ids[1] = f2_le32(in->i_gid);
+	ids[2] = 0;
+	if ((features & F2_FEAT_PRJQUOTA) && (in->i_inline & F2_EXTRA_ATTR) &&
+	    f2_le16(in->i_extra_isize) >= offsetof(struct f2_inode, i_projid) + 4 -
+					  offsetof(struct f2_inode, i_extra_isize))
+		ids[2] = f2_le32(in->i_projid);
+	*space = blocks ? (blocks - 1) * F2_BLKSIZE : 0;
 }

@@ -82,6 +82,11 @@ int f2_engine_writeback(struct f2_engine *w);
  * Directories get "." and ".."; -EEXIST if name is there. */
 int f2_engine_create(struct f2_engine *w, uint32_t dir, const char *name, size_t len,
 		  const struct f2_wattr *a, uint32_t *ino);
+/* A regular file no directory names (a quota file: the superblock does),
+ * data in blocks; *ino gets it.  The caller makes something reference it
+ * before the next checkpoint matters. */
+int f2_engine_create_unnamed(struct f2_engine *w, uint32_t parent, const struct f2_wattr *a,
+			     uint32_t *ino);
 /* Add a hard link name -> ino (not a directory) in dir. */
 int f2_engine_link(struct f2_engine *w, uint32_t dir, const char *name, size_t len, uint32_t ino);
 /* Remove name from dir; the inode is deleted when its last link goes

@@ -123,4 +123,12 @@ int f2_quota_parse(const void *buf, size_t len, int type, struct f2_quota_hdr *h
 int f2_quota_build(int type, const struct f2_quota_hdr *h, const struct f2_quota_dq *dq,
 		   size_t n, uint8_t **out, uint32_t *nblk);
 
+struct f2_inode;
+/* What the kernel charges inode in to: ids[0..2] (user, group, project:
+ * i_projid with project_quota when its extra area holds it, else 0) and
+ * *space, (i_blocks - 1) * 4096 bytes (its i_blocks leaves the inode
+ * block out); one inode each. */
+void f2_quota_charge(uint32_t features, const struct f2_inode *in, uint32_t ids[3],
+		     uint64_t *space);
+
 #endif /* F2_QUOTA_H */

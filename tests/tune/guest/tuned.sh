@@ -3,7 +3,8 @@
 # a volume tune.f2fs changed.  Mount it, count its entries, print the md5
 # of every regular file, list the root, write and remove a file (in a
 # casefolded lost+found-free directory when /cf exists: a name looked up
-# by another case), unmount; then the kernel's f2fs messages.
+# by another case), leave a 40 KiB file owned by 77:88 (quota charges
+# it), unmount; then the kernel's f2fs messages.
 # Prints "vdX mount rc=N", "vdX entries N", "vdX md5 SUM PATH",
 # "vdX root NAME", "vdX write rc=N", "vdX umount rc=N", then "dmesg ..."
 # lines and DONE.
@@ -15,7 +16,9 @@ for d in /sys/block/vd*; do
 	echo "$dev entries $(cd /mnt && find . | wc -l)"
 	(cd /mnt && find . -type f | xargs md5sum | sed "s/^\([0-9a-f]*\)  /$dev md5 \1 /")
 	ls -a /mnt | sed "s/^/$dev root /"
-	{ echo hello >/mnt/new && cat /mnt/new >/dev/null && rm /mnt/new && sync; }
+	{ echo hello >/mnt/new && cat /mnt/new >/dev/null && rm /mnt/new &&
+	  dd if=/dev/zero of=/mnt/kept bs=4096 count=10 2>/dev/null && chown 77:88 /mnt/kept &&
+	  sync; }
 	echo "$dev write rc=$?"
 	umount /mnt
 	echo "$dev umount rc=$?"
