@@ -79,6 +79,10 @@ struct fsck_ctx {
 						 * (and re-pointed when blkaddr) */
 	unsigned nnat_inos;
 	struct { uint32_t nid, ino; } *lost;	/* freed as bad, node searched (relocate.c) */
+	struct owned { uint32_t ino, nid; } *owned;	/* non-inode nodes by owner, sorted:
+						 * built at the first bad pointer (pass_tree.c) */
+	uint32_t nowned;
+	int owned_built;
 	unsigned nlost;
 	uint32_t lf_ino;		/* "lost+found" in the root, or 0 */
 	int root_new;			/* the repair makes a new root (RA_ROOT_NEW) */

@@ -93,6 +93,7 @@ static void free_ctx(struct fsck_ctx *ctx)
 	free(ctx->seg_unusable);
 	free(ctx->nat_bits);
 	free(ctx->orphan_inos);
+	free(ctx->owned);
 	ssa_free(ctx);
 	ra_free(&ctx->ra_node);
 	ra_free(&ctx->ra_data);

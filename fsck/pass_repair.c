@@ -379,6 +379,11 @@ static int apply(struct fsck_ctx *ctx, struct f2_engine *w)
 			if (!err)
 				memset(&n->i.i_ext, 0, sizeof(n->i.i_ext));
 			break;
+		case RA_NODE_SET:
+			err = node_get(w, a->a, a->b, (uint32_t)a->d, &n);
+			if (!err)
+				WORD(n, a->c) = f2_cpu_to_le32((uint32_t)(a->d >> 32));
+			break;
 		case RA_INODE_LINKS:
 			err = node_get(w, a->a, a->a, 0, &n);
 			if (!err)
@@ -457,9 +462,11 @@ int pass_repair(struct fsck_ctx *ctx)
 	if (!ctx->nacts)
 		return 0;
 	if (ctx->errors_left || !ctx->rw) {
-		fprintf(ctx->out, "structural repairs not written: %s\n",
-			ctx->errors_left ? "errors this version cannot repair are left"
-					 : "the device is not open for writing");
+		/* (under -n nothing is written, and each finding said so) */
+		if (ctx->opts.mode != MODE_NO)
+			fprintf(ctx->out, "structural repairs not written: %s\n",
+				ctx->errors_left ? "errors this version cannot repair are left"
+						 : "the device is not open for writing");
 		for (unsigned i = 0; i < ctx->nacts; i++)
 			if (ctx->acts[i].code) {
 				ctx->errors_left++;

@@ -193,6 +193,94 @@ static void unclaim_node(struct walk *w, uint32_t blkaddr)
 	w->ctx->blocks_found--;
 }
 
+static int by_owner(const void *a, const void *b)
+{
+	const struct owned *x = a, *y = b;
+
+	return x->ino != y->ino ? (x->ino < y->ino ? -1 : 1) : (x->nid > y->nid) - (x->nid < y->nid);
+}
+
+/* ctx->owned: every node in use that is not an inode, with its owner in
+ * the NAT (one pass over the NAT, at the first bad pointer only). */
+static int build_owned(struct fsck_ctx *ctx)
+{
+	struct f2_nat_info ni;
+
+	ctx->owned_built = 1;
+	for (uint64_t nid = sbm_next(&ctx->nat_used, 0); nid < ctx->nat_used.nbits;
+	     nid = sbm_next(&ctx->nat_used, nid + 1)) {
+		if (fsck_nat(ctx, (uint32_t)nid, &ni) || ni.ino == ni.nid)
+			continue;
+		if (grow_array(&ctx->owned, ctx->nowned, sizeof(*ctx->owned)))
+			return -ENOMEM;
+		ctx->owned[ctx->nowned].ino = ni.ino;
+		ctx->owned[ctx->nowned++].nid = (uint32_t)nid;
+	}
+	qsort(ctx->owned, ctx->nowned, sizeof(*ctx->owned), by_owner);
+	return 0;
+}
+
+/*
+ * The node a bad pointer should have named: in use in the NAT, owned by
+ * w's inode there, not reached yet, its footer naming itself, the inode
+ * and offset ofs (each offset has one place in an inode's tree).  A
+ * pointer bent elsewhere leaves it unreachable; putting it back keeps
+ * the file's blocks under it.  0 when there is none (or two).
+ */
+static uint32_t displaced_node(struct walk *w, uint32_t ofs)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct f2_node n;
+	struct f2_nat_info ni;
+	uint32_t found = 0, lo = 0, hi;
+
+	if (!ctx->owned_built && build_owned(ctx))
+		return 0;
+	/* the first of w's inode's nodes */
+	for (hi = ctx->nowned; lo < hi;) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (ctx->owned[mid].ino < w->ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < ctx->nowned && ctx->owned[lo].ino == w->ino; lo++) {
+		uint32_t nid = ctx->owned[lo].nid;
+
+		if (sbm_test(&ctx->nid_reached, nid) || fsck_nat(ctx, nid, &ni) ||
+		    ni.ino != w->ino || !f2_fs_in_main(ctx->fs, ni.blkaddr) ||
+		    f2_fs_read_block(ctx->fs, ni.blkaddr, &n))
+			continue;
+		if (f2_le32(n.footer.nid) != nid || f2_le32(n.footer.ino) != w->ino ||
+		    f2_node_ofs(&n) != ofs)
+			continue;
+		if (found)
+			return 0;	/* ambiguous */
+		found = nid;
+	}
+	return found;
+}
+
+/* A pointer at p found bad (code, accepted when fix): set it to the node
+ * displaced_node() finds, *to (the walk follows it), else clear it as
+ * clear_ptr() does. */
+static void bad_ptr(struct walk *w, uint32_t code, int fix, const struct ptr *p, uint32_t ofs,
+		    uint32_t nid, uint32_t parent, uint32_t *to)
+{
+	*to = 0;
+	if (p->word != NO_PTR && ofs != 0 && (*to = displaced_node(w, ofs)) != 0) {
+		fprintf(w->ctx->out, "  nid %u, unreachable, is the node its footer places "
+			"there: the pointer is set to it instead\n", *to);
+		/* under -n too the walk goes on there: the report is what -y does */
+		rep_add(w->ctx, fix ? code : 0, RA_NODE_SET, p->nid, w->ino, p->word,
+			(uint64_t)*to << 32 | p->ofs);
+		return;
+	}
+	if (fix)
+		clear_ptr(w, code, p, nid, parent);
+}
+
 /* Read node nid of w's inode expected at node offset ofs into buf; p is
  * the pointer followed, parent the directory of an inode (for repairs). */
 static int load_node(struct walk *w, uint32_t nid, uint32_t ofs, uint8_t *buf, const char *what,
@@ -202,38 +290,39 @@ static int load_node(struct walk *w, uint32_t nid, uint32_t ofs, uint8_t *buf, c
 	struct f2_fs *fs = ctx->fs;
 	const struct f2_node *n = (const void *)buf;
 	struct f2_nat_info ni;
-	int err;
+	uint32_t to = 0;
+	int err, fix;
 
 	if (nid <= F2_META_INO || nid >= fs->max_nid) {
-		if (fix_problem(ctx, PR_NODE_NID_RANGE, "ino %u: %s nid %u out of range (3..%u)",
-				w->ino, what, nid, fs->max_nid - 1))
-			clear_ptr(w, PR_NODE_NID_RANGE, p, 0, parent);
-		return -1;
+		fix = fix_problem(ctx, PR_NODE_NID_RANGE, "ino %u: %s nid %u out of range (3..%u)",
+				  w->ino, what, nid, fs->max_nid - 1);
+		bad_ptr(w, PR_NODE_NID_RANGE, fix, p, ofs, 0, parent, &to);
+		goto other;
 	}
 	if (fsck_nat(ctx, nid, &ni)) {
 		fix_problem(ctx, PR_NODE_READ, "ino %u: %s nid %u: %s", w->ino, what, nid, fs->why);
 		return -1;
 	}
 	if (ni.blkaddr == F2_NULL_ADDR) {
-		if (fix_problem(ctx, PR_NODE_NID_FREE, "ino %u: %s nid %u is free in the NAT",
-				w->ino, what, nid))
-			clear_ptr(w, PR_NODE_NID_FREE, p, 0, parent);
-		return -1;
+		fix = fix_problem(ctx, PR_NODE_NID_FREE, "ino %u: %s nid %u is free in the NAT",
+				  w->ino, what, nid);
+		bad_ptr(w, PR_NODE_NID_FREE, fix, p, ofs, 0, parent, &to);
+		goto other;
 	}
 	if (ni.ino != w->ino) {
-		if (fix_problem(ctx, PR_NODE_OWNER, "ino %u: %s nid %u belongs to ino %u in the NAT",
-				w->ino, what, nid, ni.ino))
-			clear_ptr(w, PR_NODE_OWNER, p, 0, parent);
-		return -1;
+		fix = fix_problem(ctx, PR_NODE_OWNER, "ino %u: %s nid %u belongs to ino %u in the NAT",
+				  w->ino, what, nid, ni.ino);
+		bad_ptr(w, PR_NODE_OWNER, fix, p, ofs, 0, parent, &to);
+		goto other;
 	}
 	switch (sbm_set(&ctx->nid_reached, nid)) {
 	case -1:
 		return -ENOMEM;
 	case 1:
-		if (fix_problem(ctx, PR_NODE_DUP_NID, "ino %u: %s nid %u reached a second time",
-				w->ino, what, nid))
-			clear_ptr(w, PR_NODE_DUP_NID, p, 0, parent);
-		return -1;
+		fix = fix_problem(ctx, PR_NODE_DUP_NID, "ino %u: %s nid %u reached a second time",
+				  w->ino, what, nid);
+		bad_ptr(w, PR_NODE_DUP_NID, fix, p, ofs, 0, parent, &to);
+		goto other;
 	}
 	err = claim(w, ni.blkaddr, 1, nid, ofs, 0, 0);
 	if (err == -2)	/* accepted NODE_DUP_BLOCK: the pointer goes */
@@ -262,10 +351,15 @@ static int load_node(struct walk *w, uint32_t nid, uint32_t ofs, uint8_t *buf, c
 			return 0;
 		}
 		unclaim_node(w, ni.blkaddr);
-		clear_ptr(w, PR_NODE_FOOTER, p, nid, parent);
-		return -1;
+		bad_ptr(w, PR_NODE_FOOTER, 1, p, ofs, nid, parent, &to);
+		if (to)	/* the node named goes; the one the footer places there stays */
+			rep_nat_clear(ctx, 0, nid);
+		goto other;
 	}
 	return 0;
+other:
+	/* the walk goes on in the node the pointer is set to */
+	return to ? load_node(w, to, ofs, buf, what, p, parent) : -1;
 }
 
 /* The data addresses of one node (the inode or a direct node). */
@@ -317,6 +411,8 @@ static int walk_direct(struct walk *w, uint32_t nid, uint32_t ofs, const char *w
 
 	if (err)
 		return err == -ENOMEM ? err : 0;
+	/* the node loaded (a bad pointer may have been set to another) */
+	nid = f2_le32(((const struct f2_node *)w->node[0])->footer.nid);
 	w->nofs = ofs;
 	return walk_addrs(w, w->node[0], w->adb, nid,
 			  (uint64_t)f2_node_start_bidx(ofs, w->ir->addrs, w->adb), 0);
@@ -332,6 +428,7 @@ static int walk_indirect(struct walk *w, uint32_t nid, uint32_t ofs, int level,
 
 	if (err)
 		return err == -ENOMEM ? err : 0;
+	nid = f2_le32(((const struct f2_node *)buf)->footer.nid);	/* as walk_direct */
 	for (uint32_t i = 0; i < F2_NIDS_PER_BLOCK; i++) {
 		uint32_t c = f2_le32(((const struct f2_node *)buf)->in.nid[i]);
 		struct ptr cp = { nid, ofs, i };
@@ -525,7 +622,8 @@ static int root_damaged(struct fsck_ctx *ctx, struct walk *w, const struct work 
 		unclaim_node(w, ni.blkaddr);
 	/* changes to the old node are moot */
 	for (unsigned i = 0; i < ctx->nacts; i++)
-		if ((ctx->acts[i].kind == RA_NODE_REWRITE || ctx->acts[i].kind == RA_NODE_WORD) &&
+		if ((ctx->acts[i].kind == RA_NODE_REWRITE || ctx->acts[i].kind == RA_NODE_WORD ||
+		     ctx->acts[i].kind == RA_NODE_SET) &&
 		    ctx->acts[i].a == wk->ino)
 			ctx->acts[i].kind = RA_NOTE;
 	ctx->root_new = 1;

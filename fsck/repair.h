@@ -20,6 +20,7 @@ enum rep_kind {
 	RA_NAT_MOVE,		/* a nid, b ino, c blkaddr: re-point the entry */
 	RA_NODE_REWRITE,	/* a nid, b ino, d node offset: footer, csum, SSA */
 	RA_NODE_WORD,		/* a nid, b ino, c word index, d node offset: word = 0 */
+	RA_NODE_SET,		/* as RA_NODE_WORD, word = d >> 32 (a node put back) */
 	RA_DATA_MOVE,		/* a ino, d file block, c is_dir: new place, new SSA */
 	RA_INODE_LINKS,		/* a ino, b i_links */
 	RA_INODE_BLOCKS,	/* a ino, d i_blocks */

@@ -101,8 +101,8 @@ fst_make() {
 		# 1 MiB written at 3738 MiB: file block 956928, entry 937 of the
 		# first indirect node (i_nid[2]); fstests writes 4, the file's
 		# own inode, there.  fsck finds the inode reached twice
-		# (NODE_DUP_NID); the direct node it displaced is freed with
-		# its data, which reads back as zeros.
+		# (NODE_DUP_NID) and sets the entry back to the direct node it
+		# displaced (its footer places it there): nothing is lost.
 		mkdir -p "$t"
 		truncate -s 3739M "$t/testfile"
 		head -c 1M /dev/urandom | dd of="$t/testfile" bs=1M seek=3738 conv=notrunc status=none
@@ -126,6 +126,7 @@ fst_make() {
 		vol "$img" 64M "$t" || return 1
 		ino=$(inode_field "$img" /foo ino) || return 1
 		other=$(inode_field "$img" /bar ino) || return 1
+		# NODE_OWNER; the direct node displaced is put back
 		inject "$img" --node --mb i_nid --nid "$ino" --idx 0 --val "$other"
 		FST_CODE=0x040003 ;;
 	023)
