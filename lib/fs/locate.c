@@ -27,6 +27,19 @@ static int bitmap_copy(const uint8_t *bitmap, uint32_t bit)
 	return bitmap && (bitmap[bit / 8] & (0x80u >> (bit % 8))) ? 2 : 1;
 }
 
+/* Byte at of the journal log keeps in the pack in use (the hot data
+ * log's holds the NAT journal, the cold data log's the SIT journal). */
+static int journal_spot(struct f2_fs *fs, int log, size_t at, struct f2_spot *s)
+{
+	uint64_t b;
+	uint32_t o;
+
+	if (f2_cp_sum_locate(fs, log, F2_SUM_AT_JOURNAL, &b, &o))
+		return -1;
+	spot(s, b, o + (uint32_t)at, F2_HOME_JOURNAL, 0);
+	return 0;
+}
+
 int f2_locate_nat(struct f2_fs *fs, uint32_t nid, int copy, struct f2_spot *s)
 {
 	uint32_t blk = nid / F2_NAT_ENTRIES_PER_BLOCK;
@@ -36,20 +49,13 @@ int f2_locate_nat(struct f2_fs *fs, uint32_t nid, int copy, struct f2_spot *s)
 		return f2_fs_fail(fs, F2_ERANGE, "nid %u: past the NAT's %u entries", nid,
 				  fs->max_nid);
 	if (copy == 0) {
-		for (uint32_t i = 0; i < fs->nat_journal_n; i++) {
-			uint64_t b;
-			uint32_t o;
-
-			if (f2_le32(fs->nat_journal.nat.entries[i].nid) != nid)
-				continue;
-			if (f2_cp_sum_locate(fs, F2_CURSEG_HOT_DATA, F2_SUM_AT_JOURNAL, &b, &o))
-				break;
-			o += (uint32_t)(offsetof(struct f2_journal, nat.entries) +
-					i * sizeof(struct f2_nat_journal_entry) +
-					offsetof(struct f2_nat_journal_entry, ne));
-			spot(s, b, o, F2_HOME_JOURNAL, 0);
-			return 0;
-		}
+		for (uint32_t i = 0; i < fs->nat_journal_n; i++)
+			if (f2_le32(fs->nat_journal.nat.entries[i].nid) == nid &&
+			    !journal_spot(fs, F2_CURSEG_HOT_DATA,
+					  offsetof(struct f2_journal, nat.entries) +
+					  i * sizeof(struct f2_nat_journal_entry) +
+					  offsetof(struct f2_nat_journal_entry, ne), s))
+				return 0;
 		copy = bitmap_copy(fs->nat_bitmap, blk);
 	}
 	spot(s, f2_nat_copy_addr(fs, blk, copy == 2), at, F2_HOME_BLOCK, copy);
@@ -65,20 +71,13 @@ int f2_locate_sit(struct f2_fs *fs, uint32_t segno, int copy, struct f2_spot *s)
 		return f2_fs_fail(fs, F2_ERANGE, "segment %u: past the main area's %u", segno,
 				  fs->main_segs);
 	if (copy == 0) {
-		for (uint32_t i = 0; i < fs->sit_journal_n; i++) {
-			uint64_t b;
-			uint32_t o;
-
-			if (f2_le32(fs->sit_journal.sit.entries[i].segno) != segno)
-				continue;
-			if (f2_cp_sum_locate(fs, F2_CURSEG_COLD_DATA, F2_SUM_AT_JOURNAL, &b, &o))
-				break;
-			o += (uint32_t)(offsetof(struct f2_journal, sit.entries) +
-					i * sizeof(struct f2_sit_journal_entry) +
-					offsetof(struct f2_sit_journal_entry, se));
-			spot(s, b, o, F2_HOME_JOURNAL, 0);
-			return 0;
-		}
+		for (uint32_t i = 0; i < fs->sit_journal_n; i++)
+			if (f2_le32(fs->sit_journal.sit.entries[i].segno) == segno &&
+			    !journal_spot(fs, F2_CURSEG_COLD_DATA,
+					  offsetof(struct f2_journal, sit.entries) +
+					  i * sizeof(struct f2_sit_journal_entry) +
+					  offsetof(struct f2_sit_journal_entry, se), s))
+				return 0;
 		copy = bitmap_copy(fs->sit_bitmap, blk);
 	}
 	spot(s, f2_sit_copy_addr(fs, blk, copy == 2), at, F2_HOME_BLOCK, copy);
