@@ -409,6 +409,11 @@ static int apply(struct fsck_ctx *ctx, struct f2_engine *w)
 			if (!err)
 				memset(&n->i.i_ext, 0, sizeof(n->i.i_ext));
 			break;
+		case RA_INODE_SIZE:
+			err = node_get(w, a->a, a->a, 0, &n);
+			if (!err)
+				f2_set_le64(n->i.i_size, a->d);
+			break;
 		case RA_INODE_EXTRA:
 			err = node_get(w, a->a, a->a, 0, &n);
 			if (!err) {

@@ -574,6 +574,39 @@ static void check_extra_attr(struct fsck_ctx *ctx, struct f2_inode_ref *ir, cons
 	rep_add(ctx, fix == 1 ? PR_INODE_EXTRA_ATTR : 0, RA_INODE_EXTRA, wk->ino, extra, xsize, 0);
 }
 
+/*
+ * An inline file whose i_size is past its inline area: what the area
+ * holds is all there is, so i_size comes down to it (the inode is kept,
+ * rather than refused by the parse).  The walk goes on with that size.
+ */
+static int check_inline_size(struct fsck_ctx *ctx, struct f2_inode_ref *ir, const struct work *wk)
+{
+	struct f2_inode *in = &ir->node.i;
+	struct f2_inode_ref *t;
+	uint64_t size = f2_le64(in->i_size);
+	int fix;
+
+	if (!(in->i_inline & F2_INLINE_DATA))
+		return 0;
+	t = malloc(sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	/* the area's size, from a copy without the size (other faults: the parse's) */
+	memcpy(&t->node, &ir->node, sizeof(t->node));
+	f2_set_le64(t->node.i.i_size, 0);
+	if (f2_inode_parse(ctx->fs, wk->ino, &t->node, t) || size <= t->inline_bytes) {
+		free(t);
+		return 0;
+	}
+	fix = fix_problem(ctx, PR_INODE_INLINE_SIZE, "ino %u: i_size %llu, inline area %u bytes",
+			  wk->ino, (unsigned long long)size, t->inline_bytes);
+	f2_set_le64(in->i_size, t->inline_bytes);
+	rep_add(ctx, fix == 1 ? PR_INODE_INLINE_SIZE : 0, RA_INODE_SIZE, wk->ino, 0, 0,
+		t->inline_bytes);
+	free(t);
+	return 0;
+}
+
 static int mode_from_dentry(struct fsck_ctx *ctx, struct f2_inode_ref *ir, const struct work *wk)
 {
 	static const uint16_t fmt[F2_FT_MAX] = { 0, 0100000, 0040000, 0020000, 0060000, 0010000,
@@ -798,6 +831,8 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 		return 0;
 	}
 	check_extra_attr(ctx, ir, wk);
+	if (check_inline_size(ctx, ir, wk))
+		return -ENOMEM;
 	if (f2_inode_parse(fs, wk->ino, &ir->node, ir)) {
 		int mode;
 

@@ -28,6 +28,7 @@ enum rep_kind {
 	RA_INODE_DEPTH,		/* a ino, b i_current_depth */
 	RA_INODE_MODE,		/* a ino, b i_mode */
 	RA_INODE_EXT,		/* a ino: clear i_ext */
+	RA_INODE_SIZE,		/* a ino, d i_size */
 	RA_INODE_EXTRA,		/* a ino, b i_extra_isize, c i_inline_xattr_size: F2_EXTRA_ATTR */
 	RA_ROOT_NEW,		/* a root ino: a new empty root directory */
 	RA_DENT_DROP,		/* a dir, d block (UINT64_MAX inline), c slot */

@@ -121,7 +121,7 @@ area_vol() {
 	sit-vblocks|0x080001|1|--sit 0 --mb vblocks --blk $blk --val 7
 	ssa-nid|0x090002|1|--ssa --mb nid --blk $blk --val $small
 	i_links|0x050002|1|--node --mb i_links --nid $f1 --val 5
-	i_size|0x06000C|1|--node --mb i_size --nid $small --val 99999
+	i_size|0x05000C|1|--node --mb i_size --nid $small --val 99999
 	i_blocks|0x050003|1|--node --mb i_blocks --nid $big --val 77
 	i_addr|0x04000A|1|--node --mb i_addr --nid $big --idx 3 --val 30000
 	d_hash|0x060004|1|--dent --mb d_hash --nid $f1 --val 0x1234
