@@ -119,6 +119,24 @@ static int cf_dup(struct walk *w, const char *where, uint32_t slot, const uint8_
 	return 1;
 }
 
+/*
+ * A name no lookup can reach and a path walk would misread: one holding
+ * '/' or NUL, or "." or ".." anywhere but where the kernel makes them
+ * (slots 0 and 1 of the first block, or of the inline area).
+ */
+static int illegal_name(const uint8_t *name, uint32_t len, uint64_t bidx, uint32_t slot)
+{
+	int first = bidx == 0 || bidx == UINT64_MAX;
+
+	if (memchr(name, '/', len) || memchr(name, 0, len))
+		return 1;
+	if (len == 1 && name[0] == '.')
+		return !(first && slot == 0);
+	if (len == 2 && name[0] == '.' && name[1] == '.')
+		return !(first && slot == 1);
+	return 0;
+}
+
 static void check_slots(struct walk *w, const uint8_t *bitmap, const struct f2_dir_entry *de,
 			const uint8_t (*names)[F2_SLOT_LEN], uint32_t nr, uint64_t bidx)
 {
@@ -166,6 +184,14 @@ static void check_slots(struct walk *w, const uint8_t *bitmap, const struct f2_d
 				break;
 			}
 		hash = f2_le32(d->hash_code);
+		if (illegal_name(name, len, bidx, i)) {
+			/* not followed: a file named only here is reconnected */
+			if (fix_problem(ctx, PR_DENT_NAME_ILLEGAL,
+					"dir ino %u, %s slot %u: name \"%.*s\" (%u bytes, ino %u)",
+					w->ino, where, i, (int)len, name, len, ino))
+				rep_add(ctx, PR_DENT_NAME_ILLEGAL, RA_DENT_DROP, w->ino, 0, i, bidx);
+			goto next;
+		}
 		if (len == 1 && name[0] == '.') {
 			w->have_dot = 1;
 			if (ino != w->ino &&

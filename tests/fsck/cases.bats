@@ -142,6 +142,8 @@ run_case() {
 @test "069-cp-free-segs-high" { run_case 069-cp-free-segs-high; }
 @test "070-cp-disabled-free-segs" { run_case 070-cp-disabled-free-segs; }
 @test "071-cp-disabled-free-segs-low" { run_case 071-cp-disabled-free-segs-low; }
+@test "072-dent-name-slash" { run_case 072-dent-name-slash; }
+@test "073-dent-dotdot-extra" { run_case 073-dent-dotdot-extra; }
 
 # preen_pair SAFE UNSAFE: -p repairs case SAFE (exit 1, then clean) and
 # leaves case UNSAFE untouched (exit 4, not a byte written)

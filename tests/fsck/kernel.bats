@@ -205,12 +205,23 @@ after_kernel() {
 
 # A damaged root: with only its mode wrong (060) it is repaired in place
 # and the whole tree stays; zeroed (061) a new root is made and every file
-# of the old tree is found again under lost+found.
-@test "fsck kernel: a repaired root mounts; the tree reads back (060), or all of it under lost+found (061)" {
+# of the old tree is found again under lost+found.  In the same boot (the
+# big one above has no PCI slot left), an illegal name (072: a '/'; 073: a
+# second "..") is removed and its file found intact under lost+found.
+@test "fsck kernel: a repaired root mounts; the tree reads back (060), or all of it under lost+found (061); illegal names (072, 073)" {
 	kernel_require
 	require_prog "$FSCK" "$F2FIELD" "$REF_MKFS" "$REF_SLOAD"
-	local d=$BATS_TEST_TMPDIR sum f
-	repaired_boot 060-root-mode 061-root-zeroed
+	local d=$BATS_TEST_TMPDIR sum f i
+	repaired_boot 060-root-mode 061-root-zeroed 072-dent-name-slash 073-dent-dotdot-extra
+	for i in 2 3; do
+		awk -v i="$i" 'NR == FNR { got[$0] = 1; next }
+			$2 != "./d1/d2/mid" && !($0 in got) { print i ": " $2 " differs or is missing"; bad = 1 }
+			END { exit bad }' "$d/got.$i" "$d/want" || return 1
+		sum=$(grep ' ./d1/d2/mid$' "$d/want" | cut -d' ' -f1)
+		grep -q "^$sum ./lost+found/#" "$d/got.$i" || { echo "disk $i: mid not in lost+found"; return 1; }
+	done
+	after_kernel "$d/072-dent-name-slash.img"
+	after_kernel "$d/073-dent-dotdot-extra.img"
 	diff "$d/want" "$d/got.0" || { echo "060: the tree differs"; return 1; }
 	# 061: every content of the old tree, under lost+found (small keeps its
 	# second name, many/hard)

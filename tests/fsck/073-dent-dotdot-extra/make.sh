@@ -1,0 +1,6 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+. "$(dirname "$0")/../lib.sh"
+base "$1"
+# a second ".." in /d1/d2, naming the regular file mid
+inj "$1" --dent --nid "$(ino_of "$1" /d1/d2/mid)" --mb filename --str ..
