@@ -23,7 +23,9 @@
  *    a name that stays ("." for ".\u200b") stays too (DENT_CF_DUP).
  * An entry also keeps its name when no name of its length hashes into its
  * bucket apart from the old ones (short names in directories with many
- * buckets).  Both are counted as kept.
+ * buckets).  Both are counted as kept.  Free slots, which still hold the
+ * names and hashes of deleted entries, are zeroed; a malformed entry (a
+ * name length of 0, over 255 or past the last slot) is left as it is.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -364,7 +366,14 @@ int scr_rename(struct scr_dir *sd, struct scr_area *a, uint64_t nbuckets)
 		uint32_t len;
 		int err;
 
-		if (!f2_test_bit_lsb(a->bitmap, s) || !(len = entry_len(a, s))) {
+		if (!f2_test_bit_lsb(a->bitmap, s)) {
+			/* a deleted entry leaves its name and hash behind */
+			memset(&a->de[s], 0, sizeof(a->de[s]));
+			memset(a->names[s], 0, F2_SLOT_LEN);
+			s++;
+			continue;
+		}
+		if (!(len = entry_len(a, s))) {
 			s++;
 			continue;
 		}
