@@ -9,8 +9,8 @@
  * roll-forward chain, and the data blocks addressed by the nodes of
  * directories (dentry blocks), symlinks (targets) and the quota files
  * (sb qf_ino[]).  Regular files' data blocks are never written, and the
- * inline data of a regular file is zeroed in its inode.  Everything else
- * is a hole; so are all-zero blocks.
+ * inline data of a regular file (not a quota file) is zeroed in its
+ * inode.  Everything else is a hole; so are all-zero blocks.
  *
  * Data blocks are found from the nodes themselves (a node of a directory
  * holds dentry block addresses at the file offsets its node offset
@@ -131,7 +131,8 @@ static int all_zero(const uint8_t *b)
 	return !memcmp(b, zero, F2_BLKSIZE);
 }
 
-static int put_block(struct mi *mi, uint64_t blkaddr, const void *b)
+/* Write block blkaddr of the image; again: it was written before. */
+static int write_block(struct mi *mi, uint64_t blkaddr, const void *b, int again)
 {
 	int err;
 
@@ -141,9 +142,14 @@ static int put_block(struct mi *mi, uint64_t blkaddr, const void *b)
 	if (err)
 		dump_error(mi->d, "%s: block %" PRIu64 ": %s", mi->out->name, blkaddr,
 			   f2_strerror(err));
-	else
+	else if (!again)
 		mi->n.written++;
 	return err;
+}
+
+static int put_block(struct mi *mi, uint64_t blkaddr, const void *b)
+{
+	return write_block(mi, blkaddr, b, 0);
 }
 
 /* Read block blkaddr of the volume: 0, or 1 after a warning (skipped). */
@@ -308,7 +314,7 @@ static void inode_info(struct mi *mi, struct f2_node *node, uint32_t ino, uint32
 		r->kind = K_QUOTA;
 	else if (S_ISLNK(r->mode) && !(in->i_inline & F2_INLINE_DATA))
 		r->kind = K_SYMLINK;
-	if (S_ISREG(r->mode) && (in->i_inline & F2_INLINE_DATA)) {
+	if (S_ISREG(r->mode) && (in->i_inline & F2_INLINE_DATA) && !is_quota_ino(mi, ino)) {
 		uint8_t *area = (uint8_t *)&node->i.i_addr[ir->extra_words + 1];
 		size_t i = 0;
 
@@ -594,7 +600,7 @@ static int scramble_inline(struct mi *mi, const struct mi_inode *r)
 	if (err)
 		return err;
 	fix_csum(mi, node, r->csum_ok);
-	return put_block(mi, r->blkaddr, node);
+	return write_block(mi, r->blkaddr, node, 1);
 }
 
 /* The i_name of inode block r (the NAT's, or a chain copy): the name its
@@ -620,7 +626,7 @@ static int rename_inode(struct mi *mi, const struct mi_inode *r)
 	memset(node->i.i_name + r->namelen, 0, F2_NAME_LEN - r->namelen);
 	fix_csum(mi, node, r->csum_ok);
 	mi->n.inames++;
-	return put_block(mi, r->blkaddr, node);
+	return write_block(mi, r->blkaddr, node, 1);
 }
 
 static int scramble_inodes(struct mi *mi)

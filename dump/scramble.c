@@ -21,9 +21,9 @@
  *    its name (DENT_CF_INVALID); entries whose old names had the same
  *    fold get case variants of one new name, and a name with the fold of
  *    a name that stays ("." for ".\u200b") stays too (DENT_CF_DUP).
- * An entry also keeps its name when no name of its length hashes into its
- * bucket apart from the old ones (short names in directories with many
- * buckets).  Both are counted as kept.  Free slots, which still hold the
+ * An entry also keeps its name when every name of its length that hashes
+ * into its bucket is an old or a new name of the directory (names of one
+ * to three characters in large directories).  Both are counted as kept.  Free slots, which still hold the
  * names and hashes of deleted entries, are zeroed; a malformed entry (a
  * name length of 0, over 255 or past the last slot) is left as it is.
  */
