@@ -4,7 +4,8 @@
  * --extract, --ls, --stat, -h, --metadata-image), opening the image
  * read-only, dispatch.
  * Exit status: 0 all done, 1 something could not be read (reported on
- * stderr), 2 usage error or the image cannot be opened.
+ * stderr), 2 usage error, the image cannot be opened or the metadata
+ * image was not written.
  */
 #include <errno.h>
 #include <getopt.h>

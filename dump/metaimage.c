@@ -773,6 +773,10 @@ int dump_metaimage(struct dump_ctx *d, const struct metaimage_opts *mo)
 			   "volumes only", mo->device, d->fs->ndevs);
 		return -EINVAL;
 	}
+	if (d->fs->io->size / F2_BLKSIZE < d->fs->block_count) {
+		dump_error(d, "%s: the device is smaller than the volume", mo->device);
+		return -EINVAL;
+	}
 	if (!d->fs->cp)
 		dump_warn(d, "%s: no valid checkpoint: only the superblock, checkpoint, SIT, NAT "
 			  "and SSA areas are kept", mo->device);
