@@ -40,4 +40,12 @@ struct extract_opts {
 	int verbose;
 };
 void dump_extract(struct dump_ctx *d, const struct extract_opts *eo);
+
+/* metaimage.c: --metadata-image; 0 or a negative code (reported). */
+struct metaimage_opts {
+	const char *output, *device;
+	int scramble;		/* --scramble-names */
+	int force;		/* replace an existing output file */
+};
+int dump_metaimage(struct dump_ctx *d, const struct metaimage_opts *mo);
 #endif

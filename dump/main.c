@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * main.c - dump.f2fs: options (those of f2fs-tools 1.15 plus --json,
- * --extract, --ls, --stat, -h), opening the image read-only, dispatch.
+ * --extract, --ls, --stat, -h, --metadata-image), opening the image
+ * read-only, dispatch.
  * Exit status: 0 all done, 1 something could not be read (reported on
- * stderr), 2 usage error or the image cannot be opened.
+ * stderr), 2 usage error, the image cannot be opened or the metadata
+ * image was not written.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -36,6 +38,7 @@ struct dump_opts {
 	struct extract_opts ex;
 	int extract;
 	int fsync_chain;
+	struct metaimage_opts mi;
 	const char *image;
 };
 
@@ -101,6 +104,9 @@ static void usage(FILE *f)
 "  --xattrs=user|all|none   xattrs restored by --extract (default user)\n"
 "  --owners / --no-owners   restore owners (default: when run as root)\n"
 "  -v                 list extracted files\n"
+"  --metadata-image OUT  write the metadata (no file data) to the sparse file OUT\n"
+"  --scramble-names   with --metadata-image: replace every file name\n"
+"  -f, --force        with --metadata-image: replace an existing OUT\n"
 "  --help             this text\n");
 }
 
@@ -124,7 +130,7 @@ static int parse_range(const char *s, uint64_t r[2])
 }
 
 enum { O_JSON = 256, O_LS, O_STAT, O_EXTRACT, O_OUTPUT, O_XATTRS, O_HELP, O_OWNERS, O_NOOWNERS,
-       O_FSYNC_CHAIN };
+       O_FSYNC_CHAIN, O_METAIMAGE, O_SCRAMBLE, O_FORCE };
 
 static int parse(int argc, char **argv, struct dump_opts *op)
 {
@@ -138,6 +144,9 @@ static int parse(int argc, char **argv, struct dump_opts *op)
 		{ "owners", no_argument, NULL, O_OWNERS },
 		{ "no-owners", no_argument, NULL, O_NOOWNERS },
 		{ "fsync-chain", no_argument, NULL, O_FSYNC_CHAIN },
+		{ "metadata-image", required_argument, NULL, O_METAIMAGE },
+		{ "scramble-names", no_argument, NULL, O_SCRAMBLE },
+		{ "force", no_argument, NULL, O_FORCE },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -145,7 +154,7 @@ static int parse(int argc, char **argv, struct dump_opts *op)
 
 	op->ex.xattrs = 1;
 	op->ex.owners = geteuid() == 0;
-	while ((c = getopt_long(argc, argv, "d:i:n:Ms:Sa:b:Vhv", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:i:n:Ms:Sa:b:Vhvf", lo, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			op->debug = atoi(optarg);
@@ -224,6 +233,16 @@ static int parse(int argc, char **argv, struct dump_opts *op)
 		case O_FSYNC_CHAIN:
 			op->fsync_chain = 1;
 			break;
+		case O_METAIMAGE:
+			op->mi.output = optarg;
+			break;
+		case O_SCRAMBLE:
+			op->mi.scramble = 1;
+			break;
+		case 'f':
+		case O_FORCE:
+			op->mi.force = 1;
+			break;
 		case O_HELP:
 			usage(stdout);
 			exit(0);
@@ -243,6 +262,17 @@ static int parse(int argc, char **argv, struct dump_opts *op)
 		return -1;
 	}
 	op->image = argv[optind];
+	op->mi.device = op->image;
+	if ((op->mi.scramble || op->mi.force) && !op->mi.output) {
+		fprintf(stderr, "dump.f2fs: --scramble-names and --force go with --metadata-image\n");
+		return -1;
+	}
+	if (op->mi.output && (op->have_ino || op->have_nat || op->have_sit || op->have_ssa ||
+			      op->have_blk || op->map || op->ls || op->stat || op->extract ||
+			      op->fsync_chain || op->debug)) {
+		fprintf(stderr, "dump.f2fs: --metadata-image takes no other action\n");
+		return -1;
+	}
 	return 0;
 bad:
 	fprintf(stderr, "dump.f2fs: invalid argument '%s' for -%c\n", optarg, c < 256 ? c : '-');
@@ -345,6 +375,35 @@ static void info_lines(struct dump_ctx *d)
 		       "is not shown (no roll-forward)\n");
 }
 
+/* --metadata-image, also from a volume whose checkpoint cannot be read
+ * (open_err): then the metadata areas alone are kept. */
+static int metaimage(struct dump_ctx *d, struct dump_opts *op, int open_err)
+{
+	struct out o;
+	int err;
+
+	if (open_err && !(d->fs && d->fs->block_count && !d->fs->cp)) {
+		fprintf(stderr, "dump.f2fs: %s: %s\n", op->image,
+			d->fs && d->fs->why[0] ? d->fs->why : f2_strerror(open_err));
+		f2_fs_close(d->fs);
+		return 2;
+	}
+	if (open_err)
+		dump_warn(d, "%s: %s", op->image, d->fs->why);
+	else
+		warn_features(d, op->image);
+	out_init(&o, stdout, op->json);
+	d->o = &o;
+	out_obj_begin(&o, NULL, NULL);
+	err = dump_metaimage(d, &op->mi);
+	out_obj_end(&o);
+	out_finish(&o);
+	f2_fs_close(d->fs);
+	if (err)
+		return 2;
+	return d->errors || d->warnings ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct dump_opts op;
@@ -360,6 +419,8 @@ int main(int argc, char **argv)
 	fo.warn = open_warn;
 	fo.warn_ctx = &d;
 	err = f2_fs_open(op.image, &fo, &d.fs);
+	if (op.mi.output)
+		return metaimage(&d, &op, err);
 	if (err && d.fs && d.fs->why[0] && d.fs->block_count && !d.fs->cp &&
 	    (op.debug || op.json) && !op.extract) {
 		/* show the superblock even without a checkpoint */

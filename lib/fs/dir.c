@@ -242,6 +242,28 @@ static uint32_t bucket_blocks(uint32_t level)
 	return level < F2_MAX_DIR_HASH_DEPTH / 2 ? 2 : 4;
 }
 
+int f2_dir_block_place(uint64_t bidx, uint32_t dir_level, uint32_t *level, uint64_t *bucket,
+		       uint64_t *nbuckets)
+{
+	uint64_t start = 0;
+
+	for (uint32_t l = 0; l < F2_MAX_DIR_HASH_DEPTH; l++) {
+		uint64_t nb = dir_buckets(l, dir_level), len = nb * bucket_blocks(l);
+
+		if (bidx - start < len) {
+			if (level)
+				*level = l;
+			if (bucket)
+				*bucket = (bidx - start) / bucket_blocks(l);
+			if (nbuckets)
+				*nbuckets = nb;
+			return 0;
+		}
+		start += len;
+	}
+	return -1;
+}
+
 struct find {
 	const uint8_t *name;
 	size_t len;

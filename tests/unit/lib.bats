@@ -6,6 +6,7 @@ load ../lib/common
 @test "format: structure offsets and endian accessors" { run "$F2_BUILD/tests/unit/test_format"; echo "$output"; [ "$status" -eq 0 ]; }
 @test "crc32: check value, chaining, cp and inode checksums" { run "$F2_BUILD/tests/unit/test_crc"; echo "$output"; [ "$status" -eq 0 ]; }
 @test "hash: dots, known value, collisions" { run "$F2_BUILD/tests/unit/test_hash"; echo "$output"; [ "$status" -eq 0 ]; }
+@test "dir place: level, bucket and bucket count of a directory block, at the kernel's boundaries" { run "$F2_BUILD/tests/unit/test_dir_place"; echo "$output"; [ "$status" -eq 0 ]; }
 @test "features: table, parsing, dependencies" { run "$F2_BUILD/tests/unit/test_features"; echo "$output"; [ "$status" -eq 0 ]; }
 @test "fields: every table row matches format.h, names unique, lookup" { run "$F2_BUILD/tests/unit/test_fields"; echo "$output"; [ "$status" -eq 0 ]; }
 @test "geometry: reference values, invariants, errors" { run "$F2_BUILD/tests/unit/test_geometry"; echo "$output"; [ "$status" -eq 0 ]; }

@@ -103,6 +103,19 @@ int f2_dir_lookup(struct f2_fs *fs, const struct f2_inode_ref *dir,
  */
 int f2_path_lookup(struct f2_fs *fs, const char *path, struct f2_inode_ref *ir);
 
+/*
+ * Where block bidx of a directory with i_dir_level dir_level sits in the
+ * kernel's multi-level hash table: level l holds nbuckets(l) =
+ * 2^(l + dir_level) buckets (2^30 from l + dir_level = 31 on) of 2 blocks
+ * (4 from level 31 on), levels one after another from block 0.  A name
+ * with hash h belongs in bucket h % nbuckets of each level.  Fills
+ * *level, *bucket and *nbuckets (any may be NULL); -1 when bidx is past
+ * the last level (63).  fsck (pass_dir.c) and the write engine keep their
+ * own copies of this rule.
+ */
+int f2_dir_block_place(uint64_t bidx, uint32_t dir_level, uint32_t *level, uint64_t *bucket,
+		       uint64_t *nbuckets);
+
 /* Inline dentry geometry for an inline area of bytes bytes. */
 struct f2_inline_dentry_geom {
 	uint32_t nr, bitmap_size, reserved;
