@@ -22,43 +22,11 @@
 #include <string.h>
 #include "f2/bitmap.h"
 #include "f2/casefold.h"
+#include "f2/file.h"
 #include "f2/hash.h"
 #include "walk.h"
 #include "problem.h"
 #include "repair.h"
-
-#define HALF_DEPTH	(F2_MAX_DIR_HASH_DEPTH / 2)
-
-static uint64_t nbuckets(uint32_t level, uint32_t dir_level)
-{
-	return level + dir_level < HALF_DEPTH ? 1ull << (level + dir_level)
-					      : 1ull << (HALF_DEPTH - 1);
-}
-
-static uint32_t bucket_blocks(uint32_t level)
-{
-	return level < HALF_DEPTH ? 2 : 4;
-}
-
-/* Level and bucket of directory block bidx; 0 or -1 past the last level. */
-static int place(uint64_t bidx, uint32_t dir_level, uint32_t *level, uint64_t *bucket,
-		 uint64_t *nb)
-{
-	uint64_t start = 0;
-
-	for (uint32_t l = 0; l < F2_MAX_DIR_HASH_DEPTH; l++) {
-		uint64_t n = nbuckets(l, dir_level), len = n * bucket_blocks(l);
-
-		if (bidx < start + len) {
-			*level = l;
-			*bucket = (bidx - start) / bucket_blocks(l);
-			*nb = n;
-			return 0;
-		}
-		start += len;
-	}
-	return -1;
-}
 
 /* A wrong hash accepted for a fix: in a casefolded directory rewritten
  * in place when the entry's block stays right for it (inline, or the same
@@ -144,7 +112,7 @@ static void check_slots(struct walk *w, const uint8_t *bitmap, const struct f2_d
 	uint32_t level = 0;
 	uint64_t bucket = 0, nb = 1;
 	int placed = bidx != UINT64_MAX &&
-		     !place(bidx, w->ir->node.i.i_dir_level, &level, &bucket, &nb);
+		     !f2_dir_block_place(bidx, w->ir->node.i.i_dir_level, &level, &bucket, &nb);
 	char where[64];
 
 	if (bidx == UINT64_MAX)

@@ -110,8 +110,8 @@ int f2_path_lookup(struct f2_fs *fs, const char *path, struct f2_inode_ref *ir);
  * (4 from level 31 on), levels one after another from block 0.  A name
  * with hash h belongs in bucket h % nbuckets of each level.  Fills
  * *level, *bucket and *nbuckets (any may be NULL); -1 when bidx is past
- * the last level (63).  fsck (pass_dir.c) and the write engine keep their
- * own copies of this rule.
+ * the last level (63).  fsck's dentry checks use it; the write engine keeps
+ * its own copy of this rule.
  */
 int f2_dir_block_place(uint64_t bidx, uint32_t dir_level, uint32_t *level, uint64_t *bucket,
 		       uint64_t *nbuckets);
