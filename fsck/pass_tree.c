@@ -216,7 +216,8 @@ static int build_owned(struct fsck_ctx *ctx)
 		ctx->owned[ctx->nowned].ino = ni.ino;
 		ctx->owned[ctx->nowned++].nid = (uint32_t)nid;
 	}
-	qsort(ctx->owned, ctx->nowned, sizeof(*ctx->owned), by_owner);
+	if (ctx->nowned)
+		qsort(ctx->owned, ctx->nowned, sizeof(*ctx->owned), by_owner);
 	return 0;
 }
 

@@ -39,13 +39,17 @@ static int charge(void *ctx, const struct f2_nat_info *ni)
 	f2_quota_charge(u->features, &ir.node.i, ids, &space);
 	u->inodes++;
 	for (int q = 0; q < 3; q++) {
-		struct f2_quota_dq *d = f2_map_insert(&u->ids[q], ids[q], NULL);
+		/* (map values are not aligned for the struct: copied through) */
+		void *v = f2_map_insert(&u->ids[q], ids[q], NULL);
+		struct f2_quota_dq d;
 
-		if (!d)
+		if (!v)
 			return -12;
-		d->id = ids[q];
-		d->inodes++;
-		d->space += space;
+		memcpy(&d, v, sizeof(d));
+		d.id = ids[q];
+		d.inodes++;
+		d.space += space;
+		memcpy(v, &d, sizeof(d));
 	}
 	return 0;
 }
@@ -70,7 +74,7 @@ static int build(struct usage *u, int q, uint8_t **buf, uint32_t *nblk)
 	if (!v)
 		return -12;
 	while ((d = f2_map_next(&u->ids[q], &pos, &key)))
-		v[n++] = *(struct f2_quota_dq *)d;
+		memcpy(&v[n++], d, sizeof(*v));
 	qsort(v, n, sizeof(*v), by_id);
 	err = f2_quota_build(q, &fresh, v, n, buf, nblk);
 	free(v);
