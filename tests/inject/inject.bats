@@ -13,18 +13,19 @@ load ../lib/common
 load fstests
 
 setup() {
-	require_prog "$INJECT" "$MKFS" "$FSCK" "$DUMP"
+	require_prog "$INJECT" "$MKFS" "$FSCK" "$DUMP" "$REF_FSCK"
 	T=$BATS_TEST_TMPDIR
 }
 
 # fst_check CASE...: each case's fault reported by fsck -n (exit 4),
-# repaired by -y (exit 1), then clean
+# repaired by -y (exit 1), then clean for both fscks
 fst_check() {
 	local c
 	for c in "$@"; do
 		fst_make "$c" "$T" || { echo "$c: not made"; return 1; }
 		found "$T/$c.img" "$FST_CODE" || { echo "in $c"; return 1; }
 		repaired "$T/$c.img" || { echo "in $c"; return 1; }
+		ref_fsck_clean "$T/$c.img" || { echo "in $c"; return 1; }
 	done
 }
 

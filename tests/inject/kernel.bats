@@ -6,7 +6,7 @@
 # fsck -y, mount in one boot of each kernel series; every entry is there
 # and every regular file reads back with the md5 of the tree it was made
 # from (in f2fs/019 and 022 fsck puts back the node a bent pointer
-# displaced), and the result stays clean for both fscks.
+# displaced), and our fsck finds it clean after the kernel's unmount.
 
 load ../lib/common
 load ../lib/kernel
@@ -52,7 +52,7 @@ vd_name() {
 		# (busybox xargs runs md5sum on stdin when find names nothing)
 		sed -n "/ -\$/d; s/^$dev md5 //p" "$T/out" | LC_ALL=C sort -k2 >"$T/got"
 		diff "$T/want" "$T/got" || { echo "$c: contents differ"; return 1; }
+		# (the reference's verdict on the repairs: inject.bats, once)
 		"$FSCK" -f -n "${imgs[$i]}" >"$T/after" 2>&1 || { cat "$T/after"; echo "$c"; return 1; }
-		ref_fsck_clean "${imgs[$i]}" || { echo "$c"; return 1; }
 	done
 }
