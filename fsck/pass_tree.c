@@ -576,11 +576,14 @@ static void check_extra_attr(struct fsck_ctx *ctx, struct f2_inode_ref *ir, cons
 }
 
 /*
- * An inline file whose i_size is past its inline area: what the area
- * holds is all there is, so i_size comes down to it (the inode is kept,
- * rather than refused by the parse).  The walk goes on with that size.
+ * After the parse refused the inode: an inline file whose i_size is past
+ * its inline area keeps its inode, i_size brought down to the area (what
+ * it holds is all there is).  1 when so (the caller parses again with
+ * that size), 0 when the parse's reason is another (fs->why stays one of
+ * its reasons), -ENOMEM.
  */
-static int check_inline_size(struct fsck_ctx *ctx, struct f2_inode_ref *ir, const struct work *wk)
+static int inline_size_clamped(struct fsck_ctx *ctx, struct f2_inode_ref *ir,
+			       const struct work *wk)
 {
 	struct f2_inode *in = &ir->node.i;
 	struct f2_inode_ref *t;
@@ -605,7 +608,7 @@ static int check_inline_size(struct fsck_ctx *ctx, struct f2_inode_ref *ir, cons
 	rep_add(ctx, fix == 1 ? PR_INODE_INLINE_SIZE : 0, RA_INODE_SIZE, wk->ino, 0, 0,
 		t->inline_bytes);
 	free(t);
-	return 0;
+	return 1;
 }
 
 static int mode_from_dentry(struct fsck_ctx *ctx, struct f2_inode_ref *ir, const struct work *wk)
@@ -832,9 +835,16 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 		return 0;
 	}
 	check_extra_attr(ctx, ir, wk);
-	if (check_inline_size(ctx, ir, wk))
-		return -ENOMEM;
-	if (f2_inode_parse(fs, wk->ino, &ir->node, ir)) {
+	err = f2_inode_parse(fs, wk->ino, &ir->node, ir);
+	if (err) {
+		int clamped = inline_size_clamped(ctx, ir, wk);
+
+		if (clamped < 0)
+			return -ENOMEM;
+		if (clamped)
+			err = f2_inode_parse(fs, wk->ino, &ir->node, ir);
+	}
+	if (err) {
 		int mode;
 
 		if (is_root) {
