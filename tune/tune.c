@@ -89,7 +89,7 @@ static void note(struct tune *t, const char *what, const char *from, const char 
 
 static int plan_label(struct tune *t)
 {
-	le16 name[F2_MAX_VOLUME_NAME];
+	le16 name[F2_MAX_VOLUME_NAME], cur[F2_MAX_VOLUME_NAME];
 	char old[4 * F2_MAX_VOLUME_NAME + 8];
 
 	memset(name, 0, sizeof(name));
@@ -98,10 +98,9 @@ static int plan_label(struct tune *t)
 			F2_MAX_VOLUME_NAME);
 		return 1;
 	}
-	memcpy(name, t->sb[0].volume_name, sizeof(name));
-	f2_utf16le_to_utf8(name, F2_MAX_VOLUME_NAME, old, sizeof(old));
-	memset(name, 0, sizeof(name));
-	f2_utf8_to_utf16le(t->label, name, F2_MAX_VOLUME_NAME);
+	/* (copied out: the superblock struct is packed) */
+	memcpy(cur, t->sb[0].volume_name, sizeof(cur));
+	f2_utf16le_to_utf8(cur, F2_MAX_VOLUME_NAME, old, sizeof(old));
 	for (int i = 0; i < 2; i++)
 		memcpy(t->sb[i].volume_name, name, sizeof(name));
 	if (strcmp(old, t->label))
