@@ -47,6 +47,7 @@ struct fsck_ctx {
 	struct sbitmap blk_claimed;	/* main-area blocks reached by the walk */
 	struct inomap inodes;
 	uint64_t sit_total_valid;
+	int sit_blocks_bad;		/* a SIT block entry under the journal is bad */
 	uint8_t *nat_bits;		/* full then empty bits (lsb order), or NULL */
 	uint32_t nat_bits_bytes;	/* size of each of the two maps */
 	int prog_last;			/* last progress percentage printed */
@@ -59,6 +60,7 @@ struct fsck_ctx {
 	unsigned orphans;		/* verified inodes on the orphan list */
 	uint32_t *orphan_inos;		/* them, in list order (a repair writes these) */
 	int cp_fallback;		/* the newest cp pack is damaged: an older one is used */
+	int cp_head_bad[2];		/* pack committed, its head damaged (cp_head.c) */
 	int rf_waiting;			/* a roll-forward chain is left: a checkpoint would lose it */
 	int cannot_check;		/* a feature changes what the check reads */
 	int clear_records;		/* clear the kernel's records (pass_sb_records) */
@@ -93,6 +95,9 @@ struct fsck_ctx {
 /* Phases, in order (see each file's opening comment). */
 int pass_sb(struct fsck_ctx *ctx);
 int pass_cp(struct fsck_ctx *ctx);
+/* A committed pack with a damaged head: report it, -y rewrites the head
+ * from its tail (*rewritten: reopen the volume).  cp_head.c */
+int cp_head_check(struct fsck_ctx *ctx, int *rewritten);
 int pass_sit_load(struct fsck_ctx *ctx);
 /* Per main segment, 1 where a zoned device's zone capacity leaves no
  * block (fsck/zonecap.c); NULL when no device is host-managed. */

@@ -165,15 +165,45 @@ static int open_rw(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/* A committed pack whose head is damaged (cp_head.c), before anything
+ * reads the checkpoint: once rewritten, the volume is opened again. */
+static int check_cp_head(struct fsck_ctx *ctx)
+{
+	int rewritten, rc;
+
+	if (!ctx->rw && may_write(&ctx->opts) && (rc = open_rw(ctx)))
+		return rc;
+	if (cp_head_check(ctx, &rewritten)) {
+		fprintf(stderr, "fsck.f2fs: out of memory\n");
+		return FSCK_EXIT_OPERATIONAL;
+	}
+	if (!rewritten)
+		return 0;
+	f2_fs_close(ctx->fs);
+	ctx->fs = NULL;
+	if (f2_fs_open(ctx->opts.device, NULL, &ctx->fs)) {
+		fprintf(stderr, "fsck.f2fs: reopening after the checkpoint repair: %s\n",
+			ctx->fs ? ctx->fs->why : "failed");
+		return FSCK_EXIT_OPERATIONAL;
+	}
+	return 0;
+}
+
 static int open_fs(struct fsck_ctx *ctx)
 {
 	const char *dev = ctx->opts.device;
-	int err;
+	int err, rc;
 
 	err = f2_fs_open(dev, NULL, &ctx->fs);
-	if (!err)
-		return may_write(&ctx->opts) ? open_rw(ctx) : 0;
+	if (!err) {
+		rc = may_write(&ctx->opts) ? open_rw(ctx) : 0;
+		return rc ? rc : check_cp_head(ctx);
+	}
 	if (err == F2_ENOCP) {
+		/* the only committed pack may have lost its head */
+		rc = check_cp_head(ctx);
+		if (rc || ctx->fs->cp)
+			return rc;
 		fix_problem(ctx, PR_CP_NONE_VALID, "%s", ctx->fs->why);
 		return FSCK_EXIT_UNCORRECTED;
 	}

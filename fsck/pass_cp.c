@@ -290,7 +290,7 @@ int pass_cp(struct fsck_ctx *ctx)
 
 	vmsg(ctx, "checkpoint: pack %d in use, version %llu, flags 0x%x", fs->cp_pack + 1,
 	     (unsigned long long)fs->cp_ver, fs->cp_flags);
-	if (!fs->packs[other].valid) {
+	if (!fs->packs[other].valid && !ctx->cp_head_bad[other]) {
 		int64_t d = (int64_t)(fs->packs[other].version - fs->cp_ver);
 		const char *why = fs->packs[other].why;
 		/* a good head without its tail is a checkpoint the kernel (or a

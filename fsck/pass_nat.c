@@ -78,6 +78,13 @@ static uint32_t footer_owner(struct fsck_ctx *ctx, uint32_t nid, uint32_t blkadd
 	return ino;
 }
 
+/* Is blkaddr (in the main area) in a segment the SIT types as data?  A
+ * node there is either misplaced or not a node: its footer tells. */
+static int data_seg(const struct fsck_ctx *ctx, uint32_t blkaddr)
+{
+	return ctx->seg_type[f2_fs_segno(ctx->fs, blkaddr)] < F2_CURSEG_HOT_NODE;
+}
+
 struct dup_find {
 	uint32_t blkaddr, nid, found;
 };
@@ -187,6 +194,13 @@ static int one_nat(void *arg, const struct f2_nat_info *ni)
 				(unsigned long long)fs->main_blkaddr +
 				(uint64_t)fs->main_segs * F2_BLKS_PER_SEG))
 			return rep_nat_lost(ctx, PR_NAT_ADDR_RANGE, ni->nid, ni->ino);
+		return 0;
+	}
+	if (data_seg(ctx, ni->blkaddr) && footer_owner(ctx, ni->nid, ni->blkaddr) != ni->ino) {
+		if (fix_problem(ctx, PR_NAT_ADDR_DATA, "nid %u (ino %u): block address %u, in data "
+				"segment %u, is not its node", ni->nid, ni->ino, ni->blkaddr,
+				f2_fs_segno(fs, ni->blkaddr)))
+			return rep_nat_lost(ctx, PR_NAT_ADDR_DATA, ni->nid, ni->ino);
 		return 0;
 	}
 	if (!sbm_test(&ctx->sit_valid, (uint64_t)idx) &&

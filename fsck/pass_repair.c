@@ -46,6 +46,8 @@ static int rebuild_sit(struct fsck_ctx *ctx, struct f2_engine *w)
 	struct f2_fs *fs = ctx->fs;
 	uint8_t map[F2_SIT_VBLOCK_MAP_SIZE];
 
+	if (ctx->sit_blocks_bad)
+		f2_engine_repair_sit_blocks(w);
 	for (uint32_t segno = 0; segno < fs->main_segs; segno++) {
 		uint64_t base = (uint64_t)segno * F2_BLKS_PER_SEG;
 		int differ = 0, err;
@@ -481,7 +483,7 @@ int pass_repair(struct fsck_ctx *ctx)
 	}
 	err = f2_fs_open_io(ctx->rw, NULL, &fs);
 	if (!err)
-		err = f2_engine_open(fs, &(struct f2_engine_opts){ .orphans_given = 1 }, &w);
+		err = f2_engine_open(fs, &(struct f2_engine_opts){ .orphans_given = 1, .repairing = 1 }, &w);
 	/* the orphan list as verified (pass_cp); those still linked go below */
 	for (unsigned i = 0; i < ctx->orphans && !err; i++)
 		err = f2_engine_orphan_add(w, ctx->orphan_inos[i]);

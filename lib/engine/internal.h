@@ -63,6 +63,11 @@ struct f2_engine {
 	uint8_t *nat_bitmap, *sit_bitmap;	/* our copies of the version bitmaps */
 	uint8_t *freemap;			/* bit set: segment free */
 	uint32_t free_segs;
+	uint8_t sit_to_blocks;			/* next SIT flush: blocks, not the
+						 * journal (a repair: the kernel
+						 * checks every entry of the SIT
+						 * blocks, even those the journal
+						 * overrides) */
 	uint32_t segs_per_sec, secs_per_zone;
 	struct eng_curseg cur[F2_NR_CURSEG];
 

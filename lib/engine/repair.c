@@ -37,11 +37,17 @@ int f2_engine_repair_seg(struct f2_engine *w, uint32_t segno, const uint8_t *map
 	else if (e->type >= F2_NR_CURSEG)
 		e->type = F2_CURSEG_HOT_DATA;
 	e->dirty = 1;
+	w->sit_to_blocks = 1;
 	if (n && f2_test_bit_lsb(w->freemap, segno)) {
 		f2_clear_bit_lsb(w->freemap, segno);
 		w->free_segs--;
 	}
 	return 0;
+}
+
+void f2_engine_repair_sit_blocks(struct f2_engine *w)
+{
+	w->sit_to_blocks = 1;
 }
 
 int f2_engine_repair_cursegs(struct f2_engine *w)

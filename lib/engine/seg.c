@@ -79,7 +79,7 @@ static int scan_one(void *ctx, const struct f2_sit_info *si)
 	struct seg_scan *s = ctx;
 	struct f2_engine *w = s->w;
 
-	if (si->vblocks > F2_BLKS_PER_SEG)
+	if (si->vblocks > F2_BLKS_PER_SEG && !w->o.repairing)
 		return eng_fail(w, F2_ECORRUPT, "segment %u: %u valid blocks", si->segno,
 			       si->vblocks);
 	if (si->in_journal) {
@@ -345,5 +345,10 @@ static const struct eng_flush_ops sit_ops = {
 
 int eng_sit_flush(struct f2_engine *w, struct f2_journal *j)
 {
-	return eng_table_flush(w, &w->sit, &sit_ops, w->sit_bitmap, F2_SIT_JOURNAL_ENTRIES, j);
+	int err = eng_table_flush(w, &w->sit, &sit_ops, w->sit_bitmap,
+				  w->sit_to_blocks ? 0 : F2_SIT_JOURNAL_ENTRIES, j);
+
+	if (!err)
+		w->sit_to_blocks = 0;
+	return err;
 }

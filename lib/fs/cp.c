@@ -117,6 +117,36 @@ int f2_cp_check_pack(struct f2_fs *fs, int pack, void *head, struct f2_cp_pack_i
 	return 0;
 }
 
+int f2_cp_find_tail(struct f2_fs *fs, int pack, void *tail, uint32_t *off)
+{
+	uint8_t *blk = malloc(F2_BLKSIZE);
+	const struct f2_checkpoint *cp = (const void *)blk;
+	struct f2_cp_pack_info info;
+	uint32_t start = f2_le32(fs->sb.cp_blkaddr) + (uint32_t)pack * F2_BLKS_PER_SEG;
+	uint32_t payload = f2_le32(fs->sb.cp_payload);
+	uint64_t best = 0;
+	int found = 0;
+
+	if (!blk)
+		return -12;
+	/* a tail ends its pack: its own count of blocks names its place */
+	for (uint32_t o = 1 + payload; o < F2_BLKS_PER_SEG; o++) {
+		if (f2_fs_read_block(fs, start + o, blk) || check_cp_block(fs, cp, "tail", &info) ||
+		    f2_le32(cp->cp_pack_total_block_count) != o + 1 ||
+		    check_cp_fields(fs, cp, &info))
+			continue;
+		if (!found || (int64_t)(f2_le64(cp->checkpoint_ver) - best) > 0) {
+			best = f2_le64(cp->checkpoint_ver);
+			memcpy(tail, blk, F2_BLKSIZE);
+			*off = o;
+			found = 1;
+		}
+	}
+	free(blk);
+	return found ? 0 : f2_fs_fail(fs, F2_ECORRUPT, "checkpoint pack %d: no intact tail block",
+				      pack + 1);
+}
+
 /* Point the version bitmaps into cp_raw (cp block + payload). */
 static int place_bitmaps(struct f2_fs *fs)
 {

@@ -56,23 +56,32 @@ static int sit_block(struct f2_fs *fs, uint32_t blk_off, const struct f2_sit_blo
 	return 0;
 }
 
-int f2_sit_get(struct f2_fs *fs, uint32_t segno, struct f2_sit_info *si)
+int f2_sit_block_get(struct f2_fs *fs, uint32_t segno, struct f2_sit_info *si)
 {
 	const struct f2_sit_block *sb;
-	int j, err;
+	int err;
+
+	if (segno >= fs->main_segs)
+		return f2_fs_fail(fs, F2_ERANGE, "segment %u beyond the main area (%u segments)",
+				  segno, fs->main_segs);
+	err = sit_block(fs, segno / F2_SIT_ENTRIES_PER_BLOCK, &sb);
+	if (err)
+		return err;
+	fill(si, segno, &sb->entries[segno % F2_SIT_ENTRIES_PER_BLOCK], 0);
+	return 0;
+}
+
+int f2_sit_get(struct f2_fs *fs, uint32_t segno, struct f2_sit_info *si)
+{
+	int j;
 
 	if (segno >= fs->main_segs)
 		return f2_fs_fail(fs, F2_ERANGE, "segment %u beyond the main area (%u segments)",
 				  segno, fs->main_segs);
 	j = journal_find(fs, segno);
-	if (j >= 0) {
-		fill(si, segno, &fs->sit_journal.sit.entries[j].se, 1);
-		return 0;
-	}
-	err = sit_block(fs, segno / F2_SIT_ENTRIES_PER_BLOCK, &sb);
-	if (err)
-		return err;
-	fill(si, segno, &sb->entries[segno % F2_SIT_ENTRIES_PER_BLOCK], 0);
+	if (j < 0)
+		return f2_sit_block_get(fs, segno, si);
+	fill(si, segno, &fs->sit_journal.sit.entries[j].se, 1);
 	return 0;
 }
 

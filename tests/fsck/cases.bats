@@ -181,3 +181,7 @@ preen_pair() {
 		[ "$(vol_sum "$img")" = "$before" ]
 	done
 }
+@test "074-sit-vblocks-high" { run_case 074-sit-vblocks-high; }
+@test "075-sit-block-under-journal" { run_case 075-sit-block-under-journal; }
+@test "076-nat-addr-data" { run_case 076-nat-addr-data; }
+@test "077-cp-head-damaged" { run_case 077-cp-head-damaged; }

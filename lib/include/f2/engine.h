@@ -45,6 +45,9 @@ struct f2_engine_opts {
 	uint64_t mtime;		/* SIT segment mtime; 0: the cp's elapsed_time */
 	int orphans_given;	/* start with an empty orphan list, not the pack's
 				 * (a checker adds the ones it verified) */
+	int repairing;		/* a checker that rewrites the SIT: a segment
+				 * counting more than 512 valid blocks is
+				 * taken as in use instead of refused */
 };
 
 /* Attributes of a new inode. */

@@ -151,6 +151,11 @@ static inline uint64_t f2_fs_seg_start(const struct f2_fs *fs, uint32_t segno)
  * f2_fs_open() and by fsck to report on the pack not in use.
  */
 int f2_cp_check_pack(struct f2_fs *fs, int pack, void *head, struct f2_cp_pack_info *info);
+/* The newest intact tail block of pack (0 or 1), whatever its head says:
+ * a checkpoint block with a good checksum and fields at the offset *off
+ * its own cp_pack_total_block_count puts it (the last of its pack).  The
+ * block goes to tail (F2_BLKSIZE bytes).  F2_ECORRUPT when there is none. */
+int f2_cp_find_tail(struct f2_fs *fs, int pack, void *tail, uint32_t *off);
 /* Call fn for every orphan inode of the chosen pack; stops on a non-zero
  * return from fn (which is returned). */
 int f2_cp_orphans(struct f2_fs *fs, int (*fn)(void *ctx, uint32_t ino), void *ctx);
@@ -204,6 +209,9 @@ struct f2_sit_info {
 uint64_t f2_sit_block_addr(const struct f2_fs *fs, uint32_t blk_off);
 uint64_t f2_sit_copy_addr(const struct f2_fs *fs, uint32_t blk_off, int second);
 int f2_sit_get(struct f2_fs *fs, uint32_t segno, struct f2_sit_info *si);
+/* Segment segno's entry in the SIT block in use, even when the journal
+ * overrides it (in_journal 0). */
+int f2_sit_block_get(struct f2_fs *fs, uint32_t segno, struct f2_sit_info *si);
 /* Every main-area segment in order (journal first); fn as for NAT. */
 int f2_sit_iter(struct f2_fs *fs, int (*fn)(void *ctx, const struct f2_sit_info *si),
 		void *ctx);

@@ -24,6 +24,12 @@
  * hot data).  A segment that gains blocks leaves the free map; one that
  * loses all of them becomes free after the next checkpoint. */
 int f2_engine_repair_seg(struct f2_engine *w, uint32_t segno, const uint8_t *map, int type);
+/* The next checkpoint writes the SIT entries it holds (those changed and
+ * those in the journal) to the SIT blocks and leaves the journal empty:
+ * Linux validates every entry of the SIT blocks at mount, including one
+ * the journal overrides, so a bad block entry must be rewritten there.
+ * f2_engine_repair_seg() implies it. */
+void f2_engine_repair_sit_blocks(struct f2_engine *w);
 /* Current segments: the SIT type of each is its log's; a log whose
  * segment has valid blocks at or past its write pointer moves on to a
  * new segment. */
