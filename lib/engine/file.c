@@ -159,9 +159,9 @@ static int place_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int t, 
 	if (err)
 		return err;
 	drop_extent(inode, fofs, fofs + 1);
-	if (old == F2_NULL_ADDR || old == F2_NEW_ADDR)
+	if (old == F2_NULL_ADDR)
 		add_iblocks(inode, 1);
-	else if ((err = eng_invalidate(w, old)))
+	else if ((err = eng_drop_data(w, old)))	/* a reservation is already counted */
 		return err;
 	err = node_version(w, (uint32_t)owner->key, &ver);
 	if (err)
@@ -230,7 +230,7 @@ static int free_addrs(struct f2_engine *w, struct eng_blk *inode, struct eng_blk
 
 		if (base + i < from || addr == F2_NULL_ADDR)
 			continue;
-		err = eng_invalidate(w, addr);
+		err = eng_drop_data(w, addr);
 		if (err)
 			return err;
 		a[i] = 0;

@@ -18,6 +18,7 @@ struct eng_nat {
 	uint8_t version;
 	uint8_t dirty;		/* changed since the last checkpoint */
 	uint8_t in_journal;	/* held by the last checkpoint's journal */
+	uint8_t held;		/* kept from allocation by eng_rf_hold_nid */
 };
 
 struct eng_sit {
@@ -133,6 +134,10 @@ int eng_alloc_block(struct f2_engine *w, int t, uint32_t nid, uint16_t ofs, uint
 		   uint32_t *blkaddr);
 /* Mark a block no longer valid (NULL/NEW addresses ignored). */
 int eng_invalidate(struct f2_engine *w, uint32_t blkaddr);
+/* A file's data slot let go: a block is invalidated; a reserved one
+ * (NEW_ADDR), which the checkpoint's valid_block_count counts but the SIT
+ * does not, leaves the count. */
+int eng_drop_data(struct f2_engine *w, uint32_t addr);
 /* Open the next segment of every log whose segment is full. */
 int eng_seg_roll_full(struct f2_engine *w);
 /* Close log t's current segment now (its summary to the SSA) and open

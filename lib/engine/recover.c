@@ -26,14 +26,20 @@ int eng_rf_hold_nid(struct f2_engine *w, uint32_t nid)
 			       e->dirty ? ", changed" : "");
 	/* dirty with no block: the free-nid search passes it over */
 	e->dirty = 1;
+	e->held = 1;
 	return 0;
 }
 
+/* A free entry keeps the ino of its last owner (the kernel leaves it): a
+ * hold is undone by the flag it set, whatever the entry's ino. */
 void eng_rf_release_nid(struct f2_engine *w, uint32_t nid)
 {
 	struct eng_nat *e = f2_pmap_get(&w->nat, nid);
 
-	if (e && e->blkaddr == F2_NULL_ADDR && !e->ino)
+	if (!e || !e->held)
+		return;
+	e->held = 0;
+	if (e->blkaddr == F2_NULL_ADDR)
 		e->dirty = 0;
 }
 
@@ -81,7 +87,7 @@ int eng_rf_punch(struct f2_engine *w, uint32_t ino, uint64_t fofs)
 	if (addr == F2_COMPRESS_ADDR)
 		return eng_fail(w, F2_EUNSUPP, "ino %u block %llu: compressed cluster", ino,
 			       (unsigned long long)fofs);
-	err = eng_invalidate(w, addr);
+	err = eng_drop_data(w, addr);
 	if (err)
 		return err;
 	*slot = 0;

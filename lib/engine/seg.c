@@ -279,6 +279,15 @@ int eng_alloc_block(struct f2_engine *w, int t, uint32_t nid, uint16_t ofs, uint
 	return 0;
 }
 
+int eng_drop_data(struct f2_engine *w, uint32_t addr)
+{
+	if (addr != F2_NEW_ADDR)
+		return eng_invalidate(w, addr);
+	if (w->valid_blocks)
+		w->valid_blocks--;
+	return 0;
+}
+
 int eng_invalidate(struct f2_engine *w, uint32_t blkaddr)
 {
 	struct eng_sit *e;

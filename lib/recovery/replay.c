@@ -149,10 +149,33 @@ static int cmp_pair(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* An inode node of the chain: the driver sets the size and advice from
+ * it before it replays the addresses it holds (their seq are >= seq). */
+struct isize {
+	uint32_t seq;
+	uint8_t advise;
+	uint64_t size;
+};
+
 struct plan {
 	struct pair *p;
 	size_t n, cap;
+	struct isize *sz;
+	size_t nsz;
 };
+
+static int plan_size(struct plan *pl, const struct f2_node *n)
+{
+	struct isize *q = realloc(pl->sz, (pl->nsz + 1) * sizeof(*q));
+
+	if (!q)
+		return -ENOMEM;
+	pl->sz = q;
+	q[pl->nsz].seq = (uint32_t)pl->n;
+	q[pl->nsz].advise = n->i.i_advise;
+	q[pl->nsz++].size = f2_le64(n->i.i_size);
+	return 0;
+}
 
 static int plan_add(struct plan *pl, uint64_t fofs, uint32_t addr)
 {
@@ -285,7 +308,10 @@ static int gather(struct f2_rf *rf, struct f2_rf_ino *e, const struct f2_inode_r
 		if (err)
 			break;
 		if (b->ofs == 0) {
-			if (b->nid != e->ino || (n->i.i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY)))
+			if (b->nid != e->ino)
+				continue;
+			err = plan_size(pl, n);
+			if (err || (n->i.i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY)))
 				continue;
 			for (uint32_t k = 0; k < ir->addrs && !err; k++)
 				err = plan_add(pl, k, f2_le32(n->i.i_addr[ir->extra_words + k]));
@@ -303,6 +329,59 @@ static int gather(struct f2_rf *rf, struct f2_rf_ino *e, const struct f2_inode_r
 	return err;
 }
 
+static int cmp_seq(const void *a, const void *b)
+{
+	uint32_t x = (*(const struct pair *const *)a)->seq, y = (*(const struct pair *const *)b)->seq;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The size the driver's replay leaves: it walks the chain in order, each
+ * inode node setting the size (and the keep-size advice), and each
+ * address that changes its slot to anything but NULL, at or past the
+ * size, extending it to the end of that block unless keep-size is set.
+ * Starts from the committed size (*size, advise) or, for a new inode, the
+ * first inode node's.
+ */
+static int replay_size(const struct plan *pl, struct f2_file *cf, int fresh, uint64_t *size,
+		       uint8_t advise)
+{
+	const struct pair **ext = malloc((pl->n ? pl->n : 1) * sizeof(*ext));
+	size_t next = 0, ne = 0;
+
+	if (!ext)
+		return -ENOMEM;
+	if (!cf && pl->nsz) {
+		*size = pl->sz[0].size;
+		advise = pl->sz[0].advise;
+	}
+	for (size_t i = 0; i < pl->n; i++) {
+		uint32_t prev = F2_NULL_ADDR;
+
+		if (i && pl->p[i - 1].fofs == pl->p[i].fofs)
+			prev = pl->p[i - 1].addr;
+		else if (!fresh && cf && f2_file_map(cf, pl->p[i].fofs, &prev, NULL))
+			prev = UINT32_MAX - 1;
+		if (pl->p[i].addr != prev && pl->p[i].addr != F2_NULL_ADDR)
+			ext[ne++] = &pl->p[i];
+	}
+	qsort(ext, ne, sizeof(*ext), cmp_seq);
+	for (size_t i = 0; i <= ne; i++) {
+		uint32_t seq = i < ne ? ext[i]->seq : UINT32_MAX;
+
+		for (; next < pl->nsz && pl->sz[next].seq <= seq; next++) {
+			*size = pl->sz[next].size;
+			advise = pl->sz[next].advise;
+		}
+		if (i < ne && !(advise & F2_ADVISE_KEEP_SIZE) &&
+		    *size <= ext[i]->fofs * F2_BLKSIZE)
+			*size = (ext[i]->fofs + 1) * F2_BLKSIZE;
+	}
+	free(ext);
+	return 0;
+}
+
 /*
  * The blocks: each address that differs from the committed file is
  * copied to a new block, or becomes a hole when the chain says NULL or
@@ -316,10 +395,15 @@ static int recover_blocks(struct f2_rf *rf, struct f2_rf_ino *e, struct f2_engin
 			  int fresh, const struct plan *pl)
 {
 	struct f2_fs *fs = rf->fs;
-	uint64_t nblk = (ir->size + F2_BLKSIZE - 1) / F2_BLKSIZE;
+	uint64_t size = cf ? cf->ir.size : ir->size, nblk;
 	struct eng_copy c;
-	int err = eng_copy_init(&c);
+	int err = replay_size(pl, cf, fresh, &size, cf ? cf->ir.node.i.i_advise : 0);
 
+	if (err)
+		return err;
+	e->size = size;
+	nblk = (size + F2_BLKSIZE - 1) / F2_BLKSIZE;
+	err = eng_copy_init(&c);
 	if (err)
 		return err;
 	for (size_t i = 0; i < pl->n && !err; i++) {
@@ -353,7 +437,7 @@ static int recover_blocks(struct f2_rf *rf, struct f2_rf_ino *e, struct f2_engin
 	if (!err)
 		err = eng_copy_flush(w, &c);
 	eng_copy_free(&c);
-	return err ? err : f2_engine_truncate(w, target, ir->size);
+	return err ? err : f2_engine_truncate(w, target, size);
 }
 
 static int recover_one(struct f2_rf *rf, struct f2_rf_ino *e, struct f2_engine *w)
@@ -441,6 +525,7 @@ static int recover_one(struct f2_rf *rf, struct f2_rf_ino *e, struct f2_engine *
 		err = recover_xattrs(rf, e, w, target, ir, inode_at, xnode_at);
 out:
 	free(pl.p);
+	free(pl.sz);
 	free(n);
 	free(ir);
 	f2_file_close(f);

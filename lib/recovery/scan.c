@@ -162,7 +162,7 @@ int f2_rf_scan(struct f2_fs *fs, struct f2_rf **out)
 {
 	const struct f2_curseg_info *c = &fs->curseg[F2_CURSEG_WARM_NODE];
 	uint64_t main_blocks = (uint64_t)fs->main_segs * F2_BLKS_PER_SEG;
-	uint64_t budget, valid, user;
+	uint64_t budget, valid;
 	size_t ccap = 0, icap = 0;
 	uint8_t *seen = NULL;
 	struct f2_node n;
@@ -181,9 +181,11 @@ int f2_rf_scan(struct f2_fs *fs, struct f2_rf **out)
 		return -ENOMEM;
 	}
 	rf->fs = fs;
+	/* the driver's bound on a chain (a loop guard): every block of the
+	 * main area the checkpoint does not count valid, overprovision
+	 * included, so a full volume still replays */
 	valid = f2_le64(fs->cp->valid_block_count);
-	user = f2_le64(fs->cp->user_block_count);
-	budget = user > valid ? user - valid : 0;
+	budget = main_blocks > valid ? main_blocks - valid : 0;
 	if (c->segno >= fs->main_segs || c->blkoff >= F2_BLKS_PER_SEG) {
 		snprintf(rf->stop, sizeof(rf->stop), "warm node segment %u offset %u: no chain",
 			 c->segno, c->blkoff);
