@@ -57,6 +57,7 @@ struct fsck_ctx {
 	uint64_t reserved_found;	/* of blocks_found: NEW_ADDR and cluster heads */
 	uint32_t free_segs_found;	/* from the SIT */
 	const char *no_repair;		/* set: fix_problem leaves fixes, saying why */
+	int rerun;			/* repairs deferred to a check of the repaired volume */
 	unsigned orphans;		/* verified inodes on the orphan list */
 	uint32_t *orphan_inos;		/* them, in list order (a repair writes these) */
 	int cp_fallback;		/* the newest cp pack is damaged: an older one is used */

@@ -276,11 +276,61 @@ static int roll_forward(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/* One check of the volume: open, roll forward, the phases, the summary
+ * line.  Returns the exit code. */
+static int check(struct fsck_ctx *ctx)
+{
+	int rc, full;
+
+	if (inomap_init(&ctx->inodes)) {
+		fprintf(stderr, "fsck.f2fs: out of memory\n");
+		return FSCK_EXIT_OPERATIONAL;
+	}
+	rc = open_fs(ctx);
+	if (rc)
+		return rc;	/* 8 (no file system) or 4 (no checkpoint) */
+	if (!ctx->opts.no_roll_forward && (rc = roll_forward(ctx)))
+		return rc;
+
+	full = ctx->opts.force || !(ctx->fs->cp_flags & F2_CP_UMOUNT) ||
+	       (ctx->fs->cp_flags & (F2_CP_ERROR | F2_CP_FSCK | F2_CP_QUOTA_NEED_FSCK)) ||
+	       !ctx->fs->sb_valid[0] || !ctx->fs->sb_valid[1] || f2_sb_has_records(&ctx->fs->sb);
+	for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]); i++) {
+		if (phases[i].full_only && !full && !ctx->nfindings) {
+			fprintf(ctx->out, "%s: clean (checkpoint says unmounted cleanly; -f forces a "
+				"full check)\n", ctx->opts.device);
+			return exit_code(ctx);
+		}
+		vmsg(ctx, "phase %zu: %s", i + 1, phases[i].name);
+		rc = phases[i].run(ctx);
+		progress_done(ctx);
+		if (rc) {
+			fprintf(stderr, "fsck.f2fs: %s: %s\n", phases[i].name, f2_strerror(rc));
+			return FSCK_EXIT_OPERATIONAL | exit_code(ctx);
+		}
+		if (ctx->fatal || ctx->canceled)
+			break;
+	}
+	rc = exit_code(ctx);
+	fprintf(ctx->out, "%s: %llu inodes, %llu nodes, %llu blocks; %u error(s) fixed, "
+		"%u left, %u warning(s)%s\n", ctx->opts.device,
+		(unsigned long long)ctx->inodes_found, (unsigned long long)ctx->nodes_found,
+		(unsigned long long)ctx->blocks_found, ctx->errors_fixed, ctx->errors_left,
+		ctx->warnings, ctx->canceled ? "; canceled" : "");
+	if (ctx->cannot_check)
+		fprintf(ctx->out, "%s: not checked past the superblock: this version does not "
+			"implement a feature the volume uses\n", ctx->opts.device);
+	if (ctx->opts.mode == MODE_PREEN && ctx->errors_left)
+		fprintf(ctx->out, "%s: UNEXPECTED INCONSISTENCY; run fsck.f2fs manually\n",
+			ctx->opts.device);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct fsck_ctx ctx;
 	char where[256];
-	int rc, ro, full, mounted;
+	int rc, ro, mounted;
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.prog_last = -1;
@@ -298,46 +348,24 @@ int main(int argc, char **argv)
 	if (mounted)
 		fprintf(ctx.out, "fsck.f2fs: warning: %s is mounted on %s; checking read-only, "
 			"findings may be stale\n", ctx.opts.device, where);
-	if (inomap_init(&ctx.inodes)) {
-		fprintf(stderr, "fsck.f2fs: out of memory\n");
-		return FSCK_EXIT_OPERATIONAL;
-	}
-	rc = open_fs(&ctx);
-	if (rc)
-		return finish(&ctx, rc);	/* 8 (no file system) or 4 (no checkpoint) */
-	if (!ctx.opts.no_roll_forward && (rc = roll_forward(&ctx)))
-		return finish(&ctx, rc);
+	rc = check(&ctx);
+	if (ctx.rerun && !ctx.canceled && !(rc & FSCK_EXIT_OPERATIONAL)) {
+		/* repairs changed what the inodes own: the deferred (quota)
+		 * repairs need a check of the repaired volume */
+		struct fsck_opts o = ctx.opts;
+		unsigned fixed = ctx.errors_fixed;
 
-	full = ctx.opts.force || !(ctx.fs->cp_flags & F2_CP_UMOUNT) ||
-	       (ctx.fs->cp_flags & (F2_CP_ERROR | F2_CP_FSCK | F2_CP_QUOTA_NEED_FSCK)) ||
-	       !ctx.fs->sb_valid[0] || !ctx.fs->sb_valid[1] || f2_sb_has_records(&ctx.fs->sb);
-	for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]); i++) {
-		if (phases[i].full_only && !full && !ctx.nfindings) {
-			fprintf(ctx.out, "%s: clean (checkpoint says unmounted cleanly; -f forces a "
-				"full check)\n", ctx.opts.device);
-			return finish(&ctx, exit_code(&ctx));
-		}
-		vmsg(&ctx, "phase %zu: %s", i + 1, phases[i].name);
-		rc = phases[i].run(&ctx);
-		progress_done(&ctx);
-		if (rc) {
-			fprintf(stderr, "fsck.f2fs: %s: %s\n", phases[i].name, f2_strerror(rc));
-			return finish(&ctx, FSCK_EXIT_OPERATIONAL | exit_code(&ctx));
-		}
-		if (ctx.fatal || ctx.canceled)
-			break;
+		fprintf(ctx.out, "%s: checking the repaired volume again\n", o.device);
+		free_ctx(&ctx);
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.opts = o;
+		ctx.opts.force = 1;
+		ctx.prog_last = -1;
+		ctx.out = o.json ? stderr : stdout;
+		rc = check(&ctx);
+		if (fixed)
+			rc |= FSCK_EXIT_CORRECTED;
+		ctx.errors_fixed += fixed;
 	}
-	rc = exit_code(&ctx);
-	fprintf(ctx.out, "%s: %llu inodes, %llu nodes, %llu blocks; %u error(s) fixed, "
-		"%u left, %u warning(s)%s\n", ctx.opts.device,
-		(unsigned long long)ctx.inodes_found, (unsigned long long)ctx.nodes_found,
-		(unsigned long long)ctx.blocks_found, ctx.errors_fixed, ctx.errors_left,
-		ctx.warnings, ctx.canceled ? "; canceled" : "");
-	if (ctx.cannot_check)
-		fprintf(ctx.out, "%s: not checked past the superblock: this version does not "
-			"implement a feature the volume uses\n", ctx.opts.device);
-	if (ctx.opts.mode == MODE_PREEN && ctx.errors_left)
-		fprintf(ctx.out, "%s: UNEXPECTED INCONSISTENCY; run fsck.f2fs manually\n",
-			ctx.opts.device);
 	return finish(&ctx, rc);
 }

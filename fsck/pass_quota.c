@@ -415,7 +415,8 @@ int pass_quota(struct fsck_ctx *ctx)
 	if (left_before)
 		ctx->no_repair = "other errors are left";
 	else if (other_repairs(ctx))
-		ctx->no_repair = "other repairs may change what the inodes own: run fsck.f2fs again";
+		ctx->no_repair = "other repairs may change what the inodes own: checked again after them",
+		ctx->rerun = ctx->opts.mode != MODE_NO;
 	err = sum_usage(ctx, tabs, on);
 	for (int q = 0; q < F2_MAX_QUOTAS && !err; q++) {
 		int r;
