@@ -278,6 +278,19 @@ static int shared_logs(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/* Was pack p ever written?  (A head of zeroes was not: nothing to mend.) */
+static int pack_written(struct fsck_ctx *ctx, int p)
+{
+	uint8_t *b = malloc(F2_BLKSIZE);
+	int written = 0;
+
+	if (b && !f2_fs_read_block(ctx->fs, ctx->fs->packs[p].start, b))
+		for (int i = 0; i < F2_BLKSIZE && !written; i++)
+			written = b[i] != 0;
+	free(b);
+	return written;
+}
+
 int pass_cp(struct fsck_ctx *ctx)
 {
 	struct f2_fs *fs = ctx->fs;
@@ -308,15 +321,21 @@ int pass_cp(struct fsck_ctx *ctx)
 		else if (torn)
 			vmsg(ctx, "checkpoint pack %d was not finished (%s); pack %d is in use",
 			     other + 1, why, fs->cp_pack + 1);
-		else if (d > 0 || (d == 0 && other == 0))
-			ctx->cp_fallback = 1, fix_problem(ctx, PR_CP_NEWER_PACK_BAD,
-				    "checkpoint pack %d (version %llu, pack %d has %llu): %s",
-				    other + 1, (unsigned long long)fs->packs[other].version,
-				    fs->cp_pack + 1, (unsigned long long)fs->cp_ver,
-				    fs->packs[other].why);
-		else
-			vmsg(ctx, "checkpoint pack %d is older and not valid: %s", other + 1,
-			     fs->packs[other].why);
+		else if (d > 0 || (d == 0 && other == 0)) {
+			ctx->cp_fallback = 1;
+			if (fix_problem(ctx, PR_CP_NEWER_PACK_BAD,
+					"checkpoint pack %d (version %llu, pack %d has %llu): %s",
+					other + 1, (unsigned long long)fs->packs[other].version,
+					fs->cp_pack + 1, (unsigned long long)fs->cp_ver,
+					fs->packs[other].why) &&
+			    (err = rep_add(ctx, PR_CP_NEWER_PACK_BAD, RA_NOTE, 0, 0, 0, 0)))
+				return err;
+		}
+		else if (pack_written(ctx, other) &&
+			 fix_problem(ctx, PR_CP_OLDER_PACK_BAD, "checkpoint pack %d: %s", other + 1,
+				     fs->packs[other].why) &&
+			 (err = rep_add(ctx, PR_CP_OLDER_PACK_BAD, RA_NOTE, 0, 0, 0, 0)))
+			return err;	/* the repair's checkpoint goes to that pack */
 	}
 	/* cleared by the repair's checkpoint, written only when nothing is left */
 	if ((fs->cp_flags & F2_CP_ERROR) &&

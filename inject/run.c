@@ -63,7 +63,7 @@ static int pick_index(const struct job *j, int have_auto, uint32_t auto_idx, uin
 {
 	const struct f2_field *f = j->m.f;
 
-	*idx = j->o->have_idx ? j->o->idx : have_auto ? auto_idx : 0;
+	*idx = j->o->have_idx ? j->o->idx : have_auto && f->count > 1 ? auto_idx : 0;
 	if (f->count == 1 && *idx) {
 		fprintf(stderr, PROG ": member %s is not an array: no --idx\n", j->m.name);
 		return 1;

@@ -57,7 +57,7 @@ repair_case() {
 # and see the very tree of the complete repair.
 # fsck's warnings about a torn newer checkpoint pack, left out when the
 # codes of a state are compared with the start's (f2_codes)
-TORN_CP_CODES="0x020002 0x02000A"
+TORN_CP_CODES="0x020002"
 
 check_structural() {
 	local img=$1 rc=0 codes
