@@ -66,7 +66,7 @@
 
 KERNEL_CACHE=${KERNEL_CACHE:-${F2_TOP:?load ../lib/common first}/tests/.cache/kernel}
 KERNEL_MODULES_WANTED="virtio_pci virtio_blk crc32_generic crc32c_generic
-	lz4 lz4hc zstd lz4_compress lz4hc_compress zstd_compress quota_tree quota_v2 f2fs nvme"
+	lz4 lz4hc zstd lz4_compress lz4hc_compress zstd_compress quota_tree quota_v2 f2fs nvme loop"
 KERNEL_UNAVAILABLE=
 
 # The package-name pattern (an anchored ERE) and the release glob of the

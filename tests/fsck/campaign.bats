@@ -1,0 +1,39 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/fsck/campaign.bats - a short run of the random fault campaign
+# (tests/fsck/campaign.bash; bench/fault-campaign runs long ones): faults
+# planted in the volumes Linux wrote (tests/lib/fixtures.bash), fsck -n,
+# -y, -n again and the reference's --dry-run on each, then one boot
+# mounting every volume -y left, reading every file, writing one.  A
+# fixed seed a kernel series (50 faults each, 100 over the two runs of
+# the suite).  Any crash, hang, bad exit, finding left after a repair
+# that said it was done, unmountable volume, f2fs complaint or file lost
+# that the fault did not touch fails; so does repairing fewer than 95%
+# of the faults that our fsck or the reference noticed.
+load ../lib/common
+load ../lib/kernel
+load ../lib/fixtures
+load campaign
+
+FC_FAULTS=${FC_FAULTS:-50}
+
+setup_file() {
+	export F2_TMP=$BATS_FILE_TMPDIR
+	fixtures_build || true
+}
+
+@test "fault campaign: $FC_FAULTS random faults in kernel-written volumes, every one checked, repaired and mounted" {
+	fixtures_require
+	kernel_require
+	require_prog "$FSCK" "$DUMP" "$INJECT" "$REF_FSCK"
+	local d=$BATS_TEST_TMPDIR/fc seed rc=0 noticed repaired
+	case ${F2_KERNEL:-6.1} in 6.1) seed=1 ;; *) seed=2 ;; esac
+	fc_run "$FC_FAULTS" "$seed" "$d" || rc=$?
+	cat "$d/summary" "$d/table"
+	awk '$3 != "ok"' "$d/table"
+	[ "$rc" -eq 0 ]
+	noticed=$(sed -n 's/^noticed //p' "$d/summary")
+	repaired=$(sed -n 's/^repaired //p' "$d/summary")
+	echo "repaired $repaired of $noticed noticed"
+	[ "$noticed" -gt 0 ] && [ $((repaired * 100)) -ge $((noticed * 95)) ]
+}
