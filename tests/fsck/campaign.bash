@@ -29,7 +29,9 @@
 # "noticed": our -n or the reference found something; "repaired": noticed,
 # -y exited 1 or 0 and the kernel then took the volume.
 
-FC_IMAGES="small allfeat casefold compress strict basic"
+# the volumes (fixtures) faults go into; basic (3000 files) is slow to
+# check and to read under TCG: bench/fault-campaign adds it
+FC_IMAGES=${FC_IMAGES:-small allfeat casefold compress strict}
 FC_AREAS="sb cp nat sit ssa inode node dent"
 
 fc_rnd() { REPLY=$(( ((RANDOM << 15) | RANDOM) % $1 )); }
@@ -186,7 +188,8 @@ fc_case() {
 	fc_rnd 3; nf=$((REPLY + 1))
 	for k in $(seq 1 $nf); do fc_plant "$img" "$name" "$d"; done
 	fc_timed 120 "$d/v$i.n" "$FSCK" -f -n "$img"; n=$REPLY
-	fc_ref "$img" "$d/v$i.refpre"; refpre=$REPLY
+	# did the reference notice what ours did not?  (asked only then)
+	if [ "$n" = 0 ]; then fc_ref "$img" "$d/v$i.refpre"; refpre=$REPLY; fi
 	fc_timed 300 "$d/v$i.y" "$FSCK" -f -y "$img"; y=$REPLY
 	case $n in 0|4) ;; 124) verdict=HANG ;; *) [ "$n" -ge 128 ] && verdict=CRASH || verdict=BADEXIT ;; esac
 	case $y in 0|1|4|5) ;; 124) verdict=HANG ;; *) [ "$y" -ge 128 ] && verdict=CRASH || verdict=BADEXIT ;; esac

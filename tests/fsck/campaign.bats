@@ -35,5 +35,7 @@ setup_file() {
 	noticed=$(sed -n 's/^noticed //p' "$d/summary")
 	repaired=$(sed -n 's/^repaired //p' "$d/summary")
 	echo "repaired $repaired of $noticed noticed"
+	tr '\n' ' ' <"$d/summary" | sed 's/^/# /' >&3
+	echo >&3
 	[ "$noticed" -gt 0 ] && [ $((repaired * 100)) -ge $((noticed * 95)) ]
 }
