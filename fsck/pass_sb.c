@@ -85,7 +85,14 @@ int pass_sb(struct fsck_ctx *ctx)
 	struct f2_fs *fs = ctx->fs;
 	uint8_t blk[2][F2_BLKSIZE];
 
-	if (!fs->sb_valid[0]) {
+	if (fs->sb_merged) {
+		struct f2_super sb = fs->sb;
+
+		if (fix_problem(ctx, PR_SB_BOTH_BAD, "superblock 0: %s; superblock 1: %s; one that "
+				"verifies was made from the two", fs->sb_why[0], fs->sb_why[1]))
+			problem_fixed(ctx, PR_SB_BOTH_BAD, ctx->rw &&
+				      !f2_sb_write_copies(ctx->rw, &sb, F2_SB_BOTH));
+	} else if (!fs->sb_valid[0]) {
 		if (fix_problem(ctx, PR_SB_PRIMARY_BAD, "superblock 0 (block 0): %s; backup is valid",
 				fs->sb_why[0]))
 			problem_fixed(ctx, PR_SB_PRIMARY_BAD, copy_sb(ctx, 1, 0) == 0);

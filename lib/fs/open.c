@@ -44,8 +44,9 @@ int f2_fs_read_block(struct f2_fs *fs, uint64_t blkaddr, void *buf)
 static int pick_sb(struct f2_fs *fs, uint64_t dev_blocks)
 {
 	uint8_t blk[F2_BLKSIZE];
-	struct f2_super sb;
-	int chosen = -1, err = F2_EBADMAGIC, errs[2] = { 0, 0 };
+	struct f2_super sb, copy[2];
+	int chosen = -1, err = F2_EBADMAGIC, errs[2] = { 0, 0 }, read = 0, big = -1;
+	uint64_t io_blocks = fs->io->size / F2_BLKSIZE;
 
 	for (int i = 0; i < 2; i++) {
 		int e = f2_io_read_block(fs->io, (uint64_t)i, blk);
@@ -57,11 +58,23 @@ static int pick_sb(struct f2_fs *fs, uint64_t dev_blocks)
 			continue;
 		}
 		memcpy(&sb, blk + F2_SUPER_OFFSET, sizeof(sb));
+		copy[i] = sb;
+		read++;
 		e = f2_sb_verify(&sb, dev_blocks, fs->sb_why[i], F2_WHY_LEN);
 		errs[i] = e;
 		if (e) {
 			if (chosen < 0)
 				err = e;
+			continue;
+		}
+		/* a one-device volume larger than its device: taken only when
+		 * no copy fits (the open then says the device is too small) */
+		if (!sb.devs[0].path[0] && f2_le64(sb.block_count) > io_blocks) {
+			snprintf(fs->sb_why[i], F2_WHY_LEN, "block_count %llu exceeds the device "
+				 "(%llu blocks)", (unsigned long long)f2_le64(sb.block_count),
+				 (unsigned long long)io_blocks);
+			if (big < 0)
+				big = i;
 			continue;
 		}
 		fs->sb_valid[i] = 1;
@@ -75,6 +88,14 @@ static int pick_sb(struct f2_fs *fs, uint64_t dev_blocks)
 	if (chosen < 0 && errs[0] == F2_EUNSUPP && errs[1] == F2_EUNSUPP &&
 	    !strcmp(fs->sb_why[0], fs->sb_why[1]))
 		return f2_fs_fail(fs, F2_EUNSUPP, "superblock: %s", fs->sb_why[0]);
+	if (chosen < 0 && read == 2 && !f2_sb_merge(&copy[0], &copy[1], io_blocks, &fs->sb)) {
+		fs->sb_merged = 1;	/* both copies stay invalid: a checker rewrites them */
+		chosen = 0;
+	} else if (chosen < 0 && big >= 0) {
+		fs->sb = copy[big];
+		fs->sb_valid[big] = 1;
+		chosen = big;
+	}
 	if (chosen < 0)
 		return f2_fs_fail(fs, err, "no valid superblock: primary: %s; backup: %s",
 				  fs->sb_why[0], fs->sb_why[1]);
@@ -178,7 +199,10 @@ static int finish_open(struct f2_fs *fs, const struct f2_fs_opts *o)
 
 static void report_backup(struct f2_fs *fs, const struct f2_fs_opts *o)
 {
-	if (fs->sb_which == 1 && o && o->warn)
+	if (fs->sb_merged && o && o->warn)
+		o->warn(o->warn_ctx, "neither superblock copy is valid (%s; %s): using one made "
+			"from both", fs->sb_why[0], fs->sb_why[1]);
+	else if (fs->sb_which == 1 && o && o->warn)
 		o->warn(o->warn_ctx, "primary superblock rejected (%s), using the backup",
 			fs->sb_why[0]);
 }

@@ -185,3 +185,4 @@ preen_pair() {
 @test "075-sit-block-under-journal" { run_case 075-sit-block-under-journal; }
 @test "076-nat-addr-data" { run_case 076-nat-addr-data; }
 @test "077-cp-head-damaged" { run_case 077-cp-head-damaged; }
+@test "078-sb-both-bad" { run_case 078-sb-both-bad; }

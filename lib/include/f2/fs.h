@@ -68,6 +68,8 @@ struct f2_fs {
 	int sb_which;			/* 0 primary, 1 backup */
 	char sb_why[2][F2_WHY_LEN];	/* why a superblock copy was rejected */
 	int sb_valid[2];
+	int sb_merged;			/* neither copy verifies: sb was made
+					 * from both (f2_sb_merge) */
 	uint32_t features;
 	uint32_t csum_seed;		/* crc32 of the uuid, for inode checksums */
 

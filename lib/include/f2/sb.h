@@ -33,6 +33,11 @@ void f2_sb_build(const struct f2_geom *g, const struct f2_sb_opts *o,
  * sb->qf_ino[] and *lpf_ino (0 when the feature is off). */
 uint32_t f2_sb_assign_inos(struct f2_super *sb, uint32_t *lpf_ino);
 void f2_sb_set_crc(struct f2_super *sb);
+/* Neither copy a nor b verifies: one superblock out of the two (the bytes
+ * where they differ taken from either, in every combination, crc redone)
+ * when exactly one such superblock verifies.  sb_merge.c */
+int f2_sb_merge(const struct f2_super *a, const struct f2_super *b, uint64_t dev_blocks,
+		struct f2_super *out);
 
 /*
  * Check a superblock read from a device of dev_blocks 4 KiB blocks:

@@ -1,0 +1,6 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+. "$(dirname "$0")/../lib.sh"
+base "$1"
+inj "$1" --sb 1 --mb cp_payload --val 4294967295
+inj "$1" --sb 2 --mb block_count --val $(( $(val "$1" sb.block_count) + 1 ))
