@@ -11,6 +11,8 @@
 # that said it was done, unmountable volume, f2fs complaint or file lost
 # that the fault did not touch fails; so does repairing fewer than 95%
 # of the faults that our fsck or the reference noticed.
+# (It boots: fc_boot calls kernel_run, so tests/run.sh puts it in a QEMU
+# lane.)
 load ../lib/common
 load ../lib/kernel
 load ../lib/fixtures
