@@ -128,6 +128,21 @@ static int dir_slot(void *arg, struct f2_repair_slot *s)
 	struct f2_dir_entry *de = &s->de[s->slot];
 	int changed = 0;
 
+	/* a removal wins over any other change recorded for the entry (a
+	 * wrong hash is noted before the walk finds the entry must go), so a
+	 * rehash cannot add it back */
+	for (unsigned i = 0; i < ctx->nacts; i++) {
+		const struct rep_act *a = &ctx->acts[i];
+
+		if (a->a != j->dir)
+			continue;
+		if ((a->kind == RA_DENT_DROP && a->d == s->bidx && a->c == s->slot) ||
+		    (a->kind == RA_DENT_DROP_INO && f2_le32(de->ino) == a->b &&
+		     !is_dots(s, 1) && !is_dots(s, 2))) {
+			clear_entry(s);
+			return 1;
+		}
+	}
 	for (unsigned i = 0; i < ctx->nacts; i++) {
 		struct rep_act *a = &ctx->acts[i];
 		int here = a->a == j->dir && a->d == s->bidx && a->c == s->slot;
@@ -136,12 +151,6 @@ static int dir_slot(void *arg, struct f2_repair_slot *s)
 		if (a->a != j->dir)
 			continue;
 		switch (a->kind) {
-		case RA_DENT_DROP:
-			if (here) {
-				clear_entry(s);
-				return 1;
-			}
-			break;
 		case RA_DENT_REHASH:
 			if (!here)
 				break;
@@ -168,12 +177,6 @@ static int dir_slot(void *arg, struct f2_repair_slot *s)
 			if (here && f2_le32(de->hash_code) != a->b) {
 				f2_set_le32(de->hash_code, a->b);
 				changed = 1;
-			}
-			break;
-		case RA_DENT_DROP_INO:
-			if (f2_le32(de->ino) == a->b && !is_dots(s, 1) && !is_dots(s, 2)) {
-				clear_entry(s);
-				return 1;
 			}
 			break;
 		case RA_DENT_BITS:
