@@ -567,7 +567,7 @@ static void check_extra_attr(struct fsck_ctx *ctx, struct f2_inode_ref *ir, cons
 		return;
 	fix = fix_problem(ctx, PR_INODE_EXTRA_ATTR, "ino %u: i_inline 0x%x, i_extra_isize %u, "
 			  "i_inline_xattr_size %u", wk->ino, in->i_inline, extra, xsize);
-	if (!has && (extra < 4 || extra % 4 || extra > F2_EXTRA_ISIZE))
+	if (extra < 4 || extra % 4 || extra > F2_EXTRA_ISIZE)
 		extra = F2_EXTRA_ISIZE;
 	if (xbad)
 		xsize = F2_INLINE_XATTR_ADDRS;
@@ -659,10 +659,12 @@ static int root_damaged(struct fsck_ctx *ctx, struct walk *w, const struct work 
 	}
 	if (claimed && !fsck_nat(ctx, wk->ino, &ni))
 		unclaim_node(w, ni.blkaddr);
-	/* changes to the old node are moot */
+	/* changes to the old node are moot, and its fields (the extra area,
+	 * i_size, recorded before the parse) must not land on the new one */
 	for (unsigned i = 0; i < ctx->nacts; i++)
 		if ((ctx->acts[i].kind == RA_NODE_REWRITE || ctx->acts[i].kind == RA_NODE_WORD ||
-		     ctx->acts[i].kind == RA_NODE_SET) &&
+		     ctx->acts[i].kind == RA_NODE_SET || ctx->acts[i].kind == RA_INODE_EXTRA ||
+		     ctx->acts[i].kind == RA_INODE_SIZE) &&
 		    ctx->acts[i].a == wk->ino)
 			ctx->acts[i].kind = RA_NOTE;
 	ctx->root_new = 1;
