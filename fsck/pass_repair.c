@@ -276,6 +276,7 @@ static int reconnect(struct fsck_ctx *ctx, struct f2_engine *w)
 	for (unsigned i = 0; i < ctx->nacts && !err; i++) {
 		const struct rep_act *a = &ctx->acts[i];
 		char name[16];
+		uint32_t ino;
 		int len;
 
 		if (a->kind != RA_RECONNECT)
@@ -295,9 +296,10 @@ static int reconnect(struct fsck_ctx *ctx, struct f2_engine *w)
 			ndirs++;
 			if (ctx->lf_ino)
 				continue;	/* the walk counted it under lost+found */
-			err = rep_add(ctx, 0, RA_DENT_DOTDOT, a->a, lf, 0, 0);
+			ino = a->a;	/* rep_add may move ctx->acts, and a with it */
+			err = rep_add(ctx, 0, RA_DENT_DOTDOT, ino, lf, 0, 0);
 			if (!err)
-				err = fix_dir(ctx, w, a->a);
+				err = fix_dir(ctx, w, ino);
 		}
 	}
 	if (!err && !ctx->lf_ino && ndirs) {
