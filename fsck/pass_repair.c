@@ -235,9 +235,8 @@ static int fix_dir(struct fsck_ctx *ctx, struct f2_engine *w, uint32_t dir)
 					      ctx->acts[i].kind == RA_DENT_DOTDOT))
 			ctx->acts[i].d = 0;
 	err = f2_engine_repair_dir_iter(w, dir, dir_slot, &j);
-	for (unsigned i = 0; i < j.nre && !err; i++)
-		err = f2_engine_repair_dir_add(w, dir, j.re[i].name, j.re[i].len, j.re[i].ino,
-					    j.re[i].type);
+	/* "." and ".." first, so they take the first two slots the pass freed
+	 * before any entry removed for a new hash is added back */
 	for (unsigned i = 0; i < ctx->nacts && !err; i++) {
 		const struct rep_act *a = &ctx->acts[i];
 
@@ -249,6 +248,9 @@ static int fix_dir(struct fsck_ctx *ctx, struct f2_engine *w, uint32_t dir)
 			err = f2_engine_repair_dir_add(w, dir, (const uint8_t *)"..", 2, a->b,
 						    F2_FT_DIR);
 	}
+	for (unsigned i = 0; i < j.nre && !err; i++)
+		err = f2_engine_repair_dir_add(w, dir, j.re[i].name, j.re[i].len, j.re[i].ino,
+					    j.re[i].type);
 	free(j.re);
 	return err;
 }
