@@ -246,7 +246,7 @@ int pass_nat_unreachable(struct fsck_ctx *ctx)
 {
 	for (uint64_t nid = sbm_next(&ctx->nat_used, 0); nid < ctx->nat_used.nbits;
 	     nid = sbm_next(&ctx->nat_used, nid + 1)) {
-		struct f2_nat_info ni;
+		struct f2_nat_info ni, owner;
 
 		int cleared = ctx->nat_cleared.nbits && sbm_test(&ctx->nat_cleared, nid);
 
@@ -257,9 +257,11 @@ int pass_nat_unreachable(struct fsck_ctx *ctx)
 		if (ni.ino == nid)
 			continue;	/* unreachable inodes: the tree phase */
 		/* a node of an unreachable inode left as it is: reported with its
-		 * inode (one freed by the repair frees its nodes too) */
+		 * inode (one freed by the repair frees its nodes too); an owner
+		 * whose entry is no inode's is itself a node this loop frees */
 		if (sbm_test(&ctx->nat_used, ni.ino) && !sbm_test(&ctx->nid_reached, ni.ino) &&
-		    !(ctx->nat_cleared.nbits && sbm_test(&ctx->nat_cleared, ni.ino)))
+		    !(ctx->nat_cleared.nbits && sbm_test(&ctx->nat_cleared, ni.ino)) &&
+		    !fsck_nat(ctx, ni.ino, &owner) && owner.ino == ni.ino)
 			continue;
 		if (fix_problem(ctx, PR_NAT_UNREACHABLE_NODE,
 				"nid %u (ino %u, block address %u): no node of the inode points to it",

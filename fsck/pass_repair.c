@@ -130,6 +130,21 @@ static int dir_slot(void *arg, struct f2_repair_slot *s)
 	struct f2_dir_entry *de = &s->de[s->slot];
 	int changed = 0;
 
+	/* a removal wins over any other change recorded for the entry (a
+	 * wrong hash is noted before the walk finds the entry must go), so a
+	 * rehash cannot add it back */
+	for (unsigned i = 0; i < ctx->nacts; i++) {
+		const struct rep_act *a = &ctx->acts[i];
+
+		if (a->a != j->dir)
+			continue;
+		if ((a->kind == RA_DENT_DROP && a->d == s->bidx && a->c == s->slot) ||
+		    (a->kind == RA_DENT_DROP_INO && f2_le32(de->ino) == a->b &&
+		     !is_dots(s, 1) && !is_dots(s, 2))) {
+			clear_entry(s);
+			return 1;
+		}
+	}
 	for (unsigned i = 0; i < ctx->nacts; i++) {
 		struct rep_act *a = &ctx->acts[i];
 		int here = a->a == j->dir && a->d == s->bidx && a->c == s->slot;
@@ -138,12 +153,6 @@ static int dir_slot(void *arg, struct f2_repair_slot *s)
 		if (a->a != j->dir)
 			continue;
 		switch (a->kind) {
-		case RA_DENT_DROP:
-			if (here) {
-				clear_entry(s);
-				return 1;
-			}
-			break;
 		case RA_DENT_REHASH:
 			if (!here)
 				break;
@@ -170,12 +179,6 @@ static int dir_slot(void *arg, struct f2_repair_slot *s)
 			if (here && f2_le32(de->hash_code) != a->b) {
 				f2_set_le32(de->hash_code, a->b);
 				changed = 1;
-			}
-			break;
-		case RA_DENT_DROP_INO:
-			if (f2_le32(de->ino) == a->b && !is_dots(s, 1) && !is_dots(s, 2)) {
-				clear_entry(s);
-				return 1;
 			}
 			break;
 		case RA_DENT_BITS:
@@ -234,9 +237,8 @@ static int fix_dir(struct fsck_ctx *ctx, struct f2_engine *w, uint32_t dir)
 					      ctx->acts[i].kind == RA_DENT_DOTDOT))
 			ctx->acts[i].d = 0;
 	err = f2_engine_repair_dir_iter(w, dir, dir_slot, &j);
-	for (unsigned i = 0; i < j.nre && !err; i++)
-		err = f2_engine_repair_dir_add(w, dir, j.re[i].name, j.re[i].len, j.re[i].ino,
-					    j.re[i].type);
+	/* "." and ".." first, so they take the first two slots the pass freed
+	 * before any entry removed for a new hash is added back */
 	for (unsigned i = 0; i < ctx->nacts && !err; i++) {
 		const struct rep_act *a = &ctx->acts[i];
 
@@ -248,6 +250,9 @@ static int fix_dir(struct fsck_ctx *ctx, struct f2_engine *w, uint32_t dir)
 			err = f2_engine_repair_dir_add(w, dir, (const uint8_t *)"..", 2, a->b,
 						    F2_FT_DIR);
 	}
+	for (unsigned i = 0; i < j.nre && !err; i++)
+		err = f2_engine_repair_dir_add(w, dir, j.re[i].name, j.re[i].len, j.re[i].ino,
+					    j.re[i].type);
 	free(j.re);
 	return err;
 }
@@ -275,6 +280,7 @@ static int reconnect(struct fsck_ctx *ctx, struct f2_engine *w)
 	for (unsigned i = 0; i < ctx->nacts && !err; i++) {
 		const struct rep_act *a = &ctx->acts[i];
 		char name[16];
+		uint32_t ino;
 		int len;
 
 		if (a->kind != RA_RECONNECT)
@@ -294,9 +300,10 @@ static int reconnect(struct fsck_ctx *ctx, struct f2_engine *w)
 			ndirs++;
 			if (ctx->lf_ino)
 				continue;	/* the walk counted it under lost+found */
-			err = rep_add(ctx, 0, RA_DENT_DOTDOT, a->a, lf, 0, 0);
+			ino = a->a;	/* rep_add may move ctx->acts, and a with it */
+			err = rep_add(ctx, 0, RA_DENT_DOTDOT, ino, lf, 0, 0);
 			if (!err)
-				err = fix_dir(ctx, w, a->a);
+				err = fix_dir(ctx, w, ino);
 		}
 	}
 	if (!err && !ctx->lf_ino && ndirs) {

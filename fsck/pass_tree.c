@@ -394,6 +394,8 @@ static int walk_addrs(struct walk *w, const void *area, uint32_t n, uint32_t nid
 		    a == w->ext_blk + (fofs + k - w->ext_fofs))
 			w->ext_hits++;
 		if (w->is_dir && !(w->ir->node.i.i_inline & F2_INLINE_DENTRY)) {
+			if (fofs + k >= w->dir_end)
+				w->dir_end = fofs + k + 1;
 			if (ra_read(w->ctx->fs, &w->ctx->ra_data, a, w->data)) {
 				fix_problem(w->ctx, PR_NODE_READ, "ino %u: directory block %llu: %s",
 					    w->ino, (unsigned long long)(fofs + k), w->ctx->fs->why);
@@ -565,7 +567,7 @@ static void check_extra_attr(struct fsck_ctx *ctx, struct f2_inode_ref *ir, cons
 		return;
 	fix = fix_problem(ctx, PR_INODE_EXTRA_ATTR, "ino %u: i_inline 0x%x, i_extra_isize %u, "
 			  "i_inline_xattr_size %u", wk->ino, in->i_inline, extra, xsize);
-	if (!has && (extra < 4 || extra % 4 || extra > F2_EXTRA_ISIZE))
+	if (extra < 4 || extra % 4 || extra > F2_EXTRA_ISIZE)
 		extra = F2_EXTRA_ISIZE;
 	if (xbad)
 		xsize = F2_INLINE_XATTR_ADDRS;
@@ -657,10 +659,12 @@ static int root_damaged(struct fsck_ctx *ctx, struct walk *w, const struct work 
 	}
 	if (claimed && !fsck_nat(ctx, wk->ino, &ni))
 		unclaim_node(w, ni.blkaddr);
-	/* changes to the old node are moot */
+	/* changes to the old node are moot, and its fields (the extra area,
+	 * i_size, recorded before the parse) must not land on the new one */
 	for (unsigned i = 0; i < ctx->nacts; i++)
 		if ((ctx->acts[i].kind == RA_NODE_REWRITE || ctx->acts[i].kind == RA_NODE_WORD ||
-		     ctx->acts[i].kind == RA_NODE_SET) &&
+		     ctx->acts[i].kind == RA_NODE_SET || ctx->acts[i].kind == RA_INODE_EXTRA ||
+		     ctx->acts[i].kind == RA_INODE_SIZE) &&
 		    ctx->acts[i].a == wk->ino)
 			ctx->acts[i].kind = RA_NOTE;
 	ctx->root_new = 1;
@@ -805,7 +809,7 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 	const struct f2_inode *in = &ir->node.i;
 	struct ino_rec *r = inomap_get(&ctx->inodes, wk->ino, NULL);
 	static const struct ptr noptr = { 0, 0, NO_PTR };
-	uint64_t iblocks;
+	uint64_t iblocks, isize;
 	int fix_depth = 0;
 	int err, is_root = wk->special == 1 && wk->ino == f2_le32(fs->sb.root_ino);
 	uint64_t nodes_before = ctx->nodes_found;
@@ -822,6 +826,7 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 	w->have_dot = w->have_dotdot = 0;
 	w->dotdot = 0;
 	w->levels = 0;
+	w->dir_end = 0;
 	w->nofs = 0;
 	err = load_node(w, wk->ino, 0, (uint8_t *)&ir->node, "inode", &noptr,
 			wk->special ? 0 : wk->parent);
@@ -912,6 +917,13 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 		rep_add(ctx, PR_INODE_BLOCKS, RA_INODE_BLOCKS, wk->ino, 0, 0, w->nodes + w->blocks);
 	if (fix_depth)
 		rep_add(ctx, PR_INODE_DEPTH, RA_INODE_DEPTH, wk->ino, w->levels ? w->levels : 1, 0, 0);
+	/* the kernel's readdir, and the repair's pass over the entries, stop
+	 * at i_size: entries past it would be checked but never fixed */
+	isize = f2_le64(in->i_size);
+	if (w->dir_end > isize / F2_BLKSIZE + (isize % F2_BLKSIZE != 0) &&
+	    fix_problem(ctx, PR_DIR_SIZE, "dir ino %u: i_size %llu, directory block %llu mapped",
+			wk->ino, (unsigned long long)isize, (unsigned long long)(w->dir_end - 1)))
+		rep_add(ctx, PR_DIR_SIZE, RA_INODE_SIZE, wk->ino, 0, 0, w->dir_end * F2_BLKSIZE);
 	if (w->ext_hits != w->ext_len &&
 	    fix_problem(ctx, PR_INODE_EXT,
 			"ino %u: i_ext (file block %u, block address %u, %u blocks): the tree maps %u of them there",

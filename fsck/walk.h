@@ -26,6 +26,7 @@ struct walk {
 				 * (UINT64_MAX inline) */
 	uint32_t slot;		/* and its slot */
 	uint32_t levels;	/* hash levels holding directory blocks */
+	uint64_t dir_end;	/* one past the last directory block mapped */
 	uint64_t nodes, blocks;	/* found for i_blocks */
 	/* i_ext of a regular file (len 0: none, or not checked), and how
 	 * many of its file blocks the tree maps where it says */

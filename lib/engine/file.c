@@ -24,6 +24,8 @@ void eng_inode_layout(const struct f2_node *n, uint32_t features, struct eng_ila
 	const struct f2_inode *i = &n->i;
 
 	l->extra = (i->i_inline & F2_EXTRA_ATTR) ? f2_le16(i->i_extra_isize) / 4 : 0;
+	if (l->extra > F2_EXTRA_ISIZE / 4)	/* never a slot outside the node */
+		l->extra = F2_EXTRA_ISIZE / 4;
 	l->xwords = 0;
 	if (features & F2_FEAT_FLEX_INLINE_XATTR) {
 		if (l->extra)

@@ -83,12 +83,15 @@ int f2_nat_iter(struct f2_fs *fs, int (*fn)(void *ctx, const struct f2_nat_info 
 	uint32_t nblocks = fs->max_nid / F2_NAT_ENTRIES_PER_BLOCK;
 
 	for (uint32_t b = 0; b < nblocks; b++) {
-		const struct f2_nat_block *nb;
+		const struct f2_nat_block *cached;
+		struct f2_nat_block nb_copy, *nb = &nb_copy;
 		uint32_t first = b * F2_NAT_ENTRIES_PER_BLOCK;
-		int err = nat_block(fs, b, &nb), has_j = 0;
+		int err = nat_block(fs, b, &cached), has_j = 0;
 
 		if (err)
 			return err;
+		/* a copy: fn's own lookups reuse fs's one-block cache */
+		memcpy(nb, cached, sizeof(*nb));
 		for (uint32_t i = 0; i < fs->nat_journal_n; i++) {
 			uint32_t n = f2_le32(fs->nat_journal.nat.entries[i].nid);
 

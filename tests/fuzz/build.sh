@@ -14,7 +14,8 @@
 #   fuzz_mount_sb   mount-helper/fsinfo.c
 #   fuzz_dump       dump.f2fs's sources (dump/Makefile.am), main renamed
 #   fuzz_fsck       fsck.f2fs's sources (fsck/Makefile.am), main renamed
-#   (these two also compile support/, the tools' shared library)
+#   fuzz_repair     the same, into the same objects
+#   (these three also compile support/, the tools' shared library)
 # A target whose tool does not compile is skipped with a message (its
 # fuzz.bats tests then fail on the missing binary); the engine or the
 # harness not compiling fails the build.  lz4, zstd and lzo2 are linked
@@ -59,7 +60,7 @@ extra_srcs() {
 	fuzz_mount_sb) echo "$top/mount-helper/fsinfo.c" ;;
 	fuzz_dump) am_sources "$top/dump/Makefile.am" dump_f2fs_SOURCES | sed "s|^|$top/dump/|"
 		support_srcs ;;
-	fuzz_fsck) am_sources "$top/fsck/Makefile.am" fsck_f2fs_SOURCES | sed "s|^|$top/fsck/|"
+	fuzz_fsck|fuzz_repair) am_sources "$top/fsck/Makefile.am" fsck_f2fs_SOURCES | sed "s|^|$top/fsck/|"
 		support_srcs ;;
 	esac
 }
@@ -68,7 +69,7 @@ extra_flags() {
 	case $1 in
 	fuzz_mount_sb) echo "-I$top/mount-helper" ;;
 	fuzz_dump) echo "-I$top -I$top/dump -Dmain=dump_main -DF2_VERSION_STRING=\"fuzz\"" ;;
-	fuzz_fsck) echo "-I$top -I$top/fsck -Dmain=fsck_main -DF2_VERSION_STRING=\"fuzz\"" ;;
+	fuzz_fsck|fuzz_repair) echo "-I$top -I$top/fsck -Dmain=fsck_main -DF2_VERSION_STRING=\"fuzz\"" ;;
 	esac
 }
 

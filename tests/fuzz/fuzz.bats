@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/fuzz/fuzz.bats - the fuzz targets in CI (fs_open, tree, mount_sb,
-# dump, fsck; see each tests/fuzz/fuzz_*.c): each seed corpus and every
-# regression input (tests/fuzz/regress/<target>/*, one per crash found and
-# fixed, see tests/fuzz/regress/README) replays cleanly, fztool
+# dump, fsck, repair; see each tests/fuzz/fuzz_*.c): each seed corpus and
+# every regression input (tests/fuzz/regress/<target>/*, one per crash
+# found and fixed, see tests/fuzz/regress/README) replays cleanly, fztool
 # round-trips, and each target fuzzes for FUZZ_SECONDS from its seed
 # corpus without a finding.  A finding fails the test and names the
 # crashing input, which is kept in tests/.cache/fuzz-findings/<target>/
@@ -13,7 +13,7 @@
 # nor tests/run.sh sets CI=true, so 60 s is the default for every run, not
 # only where CI is set; FUZZ_SECONDS=20 bats tests/fuzz/fuzz.bats gives a
 # quick local run.  The campaigns run in setup_file, FUZZ_JOBS (default 2,
-# one a core) at a time under nice, so the five targets cost about
+# one a core) at a time under nice, so the six targets cost about
 # 3 x 60 s of wall time; each "fuzz TARGET" test then reports its
 # campaign.  The long campaigns are bench/fuzz's job (10 minutes a target,
 # exec/s in the issue note).
@@ -23,7 +23,7 @@ load ../lib/common
 FUZZ_OUT=${FUZZ_OUT:-$F2_TOP/tests/.cache/fuzz}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_JOBS=${FUZZ_JOBS:-2}
-FUZZ_TARGETS="fs_open tree mount_sb dump fsck"
+FUZZ_TARGETS="fs_open tree mount_sb dump fsck repair"
 
 # fuzz_campaign TARGET DIR: FUZZ_SECONDS from a scratch copy of the seed
 # corpus; DIR/TARGET.log gets libFuzzer's output, DIR/TARGET.rc its exit
@@ -144,6 +144,10 @@ fuzz() {
 
 @test "fuzz fsck for FUZZ_SECONDS" {
 	fuzz fsck
+}
+
+@test "fuzz repair for FUZZ_SECONDS" {
+	fuzz repair
 }
 
 @test "every fuzz target has a test here and a seed corpus" {

@@ -73,6 +73,14 @@ const char *fz_file_begin(const uint8_t *in, size_t size);
 void fz_file_end(const uint8_t *in, size_t size);
 void fz_quiet_stdout(void);
 
+/*
+ * A new memfd holding in's image, for a target whose tool writes it: the
+ * base image's data copied (its holes stay holes), then the patches.  No
+ * undo: the caller closes it after the run.  Exits the process if memfd
+ * I/O fails (the harness is broken, not the input).
+ */
+int fz_file_new(const uint8_t *in, size_t size);
+
 /* Serialise one record (header + data) at out; returns bytes written. */
 size_t fz_put_rec(uint8_t *out, uint32_t blk, uint16_t off, uint16_t len,
 		  const uint8_t *data);

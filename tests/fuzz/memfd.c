@@ -5,7 +5,9 @@
  * memfd per base variant holds the base image; an input's patches are
  * written into it before the run and the base bytes written back after,
  * so a run costs the bytes it patches.  The path is /proc/self/fd/N.
+ * A tool that writes the image gets its own copy instead (fz_file_new).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +88,36 @@ void fz_file_end(const uint8_t *in, size_t size)
 	struct patch p = { .fd = image_fd(v), .base = fz_base(v), .undo = 1 };
 
 	fz_parse(in, size, patch, &p);
+}
+
+int fz_file_new(const uint8_t *in, size_t size)
+{
+	static uint8_t buf[16 * F2_BLKSIZE];
+	unsigned v = size ? in[0] % FZ_NVARIANTS : 0;
+	struct patch p = { .fd = memfd_create("fuzz-rw-image", 0), .base = fz_base(v) };
+	int src = image_fd(v);
+	off_t pos = 0, end;
+
+	if (p.fd < 0 || ftruncate(p.fd, (off_t)FZ_IMAGE_BYTES))
+		die("memfd");
+	/* the base's data extents (tmpfs reports them), in buf-sized pieces */
+	while ((pos = lseek(src, pos, SEEK_DATA)) >= 0) {
+		end = lseek(src, pos, SEEK_HOLE);
+		if (end < 0)
+			die("SEEK_HOLE");
+		while (pos < end) {
+			size_t n = end - pos < (off_t)sizeof(buf) ? (size_t)(end - pos) : sizeof(buf);
+
+			if (pread(src, buf, n, pos) != (ssize_t)n ||
+			    pwrite(p.fd, buf, n, pos) != (ssize_t)n)
+				die("memfd copy");
+			pos += (off_t)n;
+		}
+	}
+	if (errno != ENXIO)
+		die("SEEK_DATA");
+	fz_parse(in, size, patch, &p);
+	return p.fd;
 }
 
 void fz_quiet_stdout(void)

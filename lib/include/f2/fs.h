@@ -194,6 +194,7 @@ int f2_nat_lookup(struct f2_fs *fs, uint32_t nid, struct f2_nat_info *ni);
  * Iterate the NAT one block at a time, journal entries taking precedence;
  * fn sees every nid whose entry is not all zero (ino or blkaddr set), in
  * nid order.  A non-zero return from fn stops the walk and is returned.
+ * fn may itself look up or iterate the NAT.
  */
 int f2_nat_iter(struct f2_fs *fs, int (*fn)(void *ctx, const struct f2_nat_info *ni),
 		void *ctx);
