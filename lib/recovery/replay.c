@@ -566,6 +566,12 @@ int f2_rf_apply(struct f2_rf *rf, struct f2_engine *w)
 	for (size_t i = 0; i < held; i++)
 		if (rf->inos[i].is_new)
 			eng_rf_release_nid(w, rf->inos[i].ino);
+	/* the quota files are not charged for what was replayed: the driver
+	 * says the same with this flag when it cannot keep them in step, and
+	 * fsck rewrites them from the inodes (its full check after a
+	 * roll-forward), clearing it */
+	if (!err && done && (w->fs->features & F2_FEAT_QUOTA_INO))
+		f2_engine_cp_flags(w, F2_CP_QUOTA_NEED_FSCK, 0);
 	if (!err)
 		err = f2_engine_checkpoint(w);
 	return err ? err : done;
