@@ -148,7 +148,17 @@ rfc_verify() {
 	return $st
 }
 
-# Kernel messages that are no complaint.
+# rfc_kmsg DIR SEED TAGS: the kernel's complaints while mounting that
+# seed's copies TAGS (e.g. ABN): f2fs, quota and oops lines, less the
+# notices below (lines of TCG timing, such as a slow clocksource, are
+# none of our business)
+rfc_kmsg() {
+	grep "^K [$3] $2 " "$1/verify.out" |
+		grep -Ei 'f2fs|quota|warning|bug|call trace|oops|error|corrupt|rip:' |
+		grep -Ev "$RFC_KMSG_OK"
+}
+
+# Kernel notices that are no complaint.
 RFC_KMSG_OK='Mounted with checkpoint version|orphan cleanup on readonly fs|Disable nat_bits due to incorrect cp_ver|recover fsync data on readonly fs|checkpoint: version = |recover_inode: ino = |recover_(data|dentry): .*err = 0$'
 
 # rfc_judge DIR SEED: prints "seed features files diffs ... verdict" and
@@ -177,8 +187,8 @@ rfc_judge() {
 	an=$(cat "$dir/$s.an.rc"); aref=$(cat "$dir/$s.aref.rc")
 	[ "$ref" = 0 ] || [ "$aref" != 0 ] || bad=1
 	[ "$an" = 0 ] || { echo "our fsck -f -n on A exit $an:"; cat "$dir/$s.an.out"; } >>"$dir/$s.why"
-	km=$(grep "^K [ABN] $s " "$dir/verify.out" | grep -Ev "$RFC_KMSG_OK" | grep -c .)
-	[ "$km" = 0 ] || { grep "^K [ABN] $s " "$dir/verify.out" | grep -Ev "$RFC_KMSG_OK"; } >>"$dir/$s.why"
+	km=$(rfc_kmsg "$dir" "$s" ABN | grep -c .)
+	[ "$km" = 0 ] || rfc_kmsg "$dir" "$s" ABN >>"$dir/$s.why"
 	[ "$km" = 0 ] || bad=1
 	rec=$(grep -c '^roll-forward: recovered' "$dir/$s.y.out")
 	# Linux could not mount what it wrote itself (A): no judge for this
@@ -188,7 +198,7 @@ rfc_judge() {
 	if grep -qx 'mount-failed' "$dir/$s.A.list"; then
 		verdict=KFAIL
 		[ "$n" = 0 ] && [ "$ref" = 0 ] && [ "$y" -le 1 ] &&
-			! grep "^K [BN] $s " "$dir/verify.out" | grep -Ev "$RFC_KMSG_OK" | grep -q . ||
+			! rfc_kmsg "$dir" "$s" BN | grep -q . ||
 			verdict=DIFF
 	fi
 	printf '%6s %-10s files=%-4s diffs=%-3s recovered=%-3s fsck-y=%s fsck-n=%s ref=%s kmsg=%s A:fsck-n=%s,ref=%s %s\n' \
