@@ -14,9 +14,12 @@ load ../lib/kernel
 load campaign
 
 # 1-6: one per feature set (seed % 6: default xattr-csum quota s2z2 heap full);
-# 8, 20, 92: the quota flag our roll-forward left set (fixed), 8 and 78: a
-# 6.1 driver that cannot mount its own image (an orphan with a stale i_ext)
-RFC_SEEDS="1 2 3 4 5 6 8 20 78 92"
+# 8, 20, 92: the quota flag our roll-forward left set (fixed); 149: the
+# node summaries a repair after a power cut lost (fixed); 8 and 149 (and
+# 78, 134, 178): a 6.1 driver that could not mount its own image, an
+# orphan with a stale i_ext (KFAIL).  What the driver does varies from
+# boot to boot: a seed shows its defect in some make boots only.
+RFC_SEEDS="1 2 3 4 5 6 8 20 92 149"
 RFC_CACHE=$F2_TOP/tests/.cache/rfcampaign/linux-${F2_KERNEL:-6.1}
 
 # rfc_images: the made images of RFC_SEEDS in RFC_IMAGES (built once).
@@ -77,7 +80,7 @@ rfc_require() {
 	local d=$BATS_FILE_TMPDIR s rc=0 rec=0
 	for s in $RFC_SEEDS; do
 		rfc_judge "$d" "$s" || { rc=1; cat "$d/$s.why"; }
-		rec=$((rec + $(grep -c '^roll-forward: recovered' "$d/$s.y.out")))
+		rec=$((rec + $(grep -c '^roll-forward: recovered' "$d/$s.y.out" || true)))
 	done
 	[ $rc = 0 ]
 	# the seeds mean something: the driver left chains to recover
