@@ -63,6 +63,7 @@ struct fsck_ctx {
 	int cp_fallback;		/* the newest cp pack is damaged: an older one is used */
 	int cp_head_bad[2];		/* pack committed, its head damaged (cp_head.c) */
 	int rf_waiting;			/* a roll-forward chain is left: a checkpoint would lose it */
+	int rf_done;			/* roll-forward recovered files: check everything */
 	int cannot_check;		/* a feature changes what the check reads */
 	int clear_records;		/* clear the kernel's records (pass_sb_records) */
 

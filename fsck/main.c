@@ -264,6 +264,7 @@ static int roll_forward(struct fsck_ctx *ctx)
 	f2_rf_free(rf);
 	if (apply && n > 0) {
 		ctx->errors_fixed++;	/* the file system was modified */
+		ctx->rf_done = 1;
 		/* read the recovered state */
 		f2_fs_close(ctx->fs);
 		ctx->fs = NULL;
@@ -292,7 +293,9 @@ static int check(struct fsck_ctx *ctx)
 	if (!ctx->opts.no_roll_forward && (rc = roll_forward(ctx)))
 		return rc;
 
-	full = ctx->opts.force || !(ctx->fs->cp_flags & F2_CP_UMOUNT) ||
+	/* after a roll-forward the new checkpoint says unmounted cleanly, but
+	 * what the recovery wrote (quota usage above all) is still unchecked */
+	full = ctx->opts.force || ctx->rf_done || !(ctx->fs->cp_flags & F2_CP_UMOUNT) ||
 	       (ctx->fs->cp_flags & (F2_CP_ERROR | F2_CP_FSCK | F2_CP_QUOTA_NEED_FSCK)) ||
 	       !ctx->fs->sb_valid[0] || !ctx->fs->sb_valid[1] || f2_sb_has_records(&ctx->fs->sb);
 	for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]); i++) {

@@ -18,14 +18,17 @@
  * or a block twice in the tree, every leaf naming a data block that
  * holds that id; then every id that owns inodes has a record
  * (QUOTA_MISSING) with the space and inode counts found (QUOTA_USAGE),
- * and records of ids owning nothing have no usage.
+ * and records of ids owning nothing have no usage.  When they all agree,
+ * a CP_QUOTA_NEED_FSCK flag left in the checkpoint is a finding of its
+ * own (QUOTA_NEED_FSCK: the driver would never load them again).
  *
  * Repair (-y, -p, or yes on a terminal), when the quota findings are the
  * only errors left and no earlier repair changed the tree (superblock
  * and counter repairs aside; otherwise a second run does it): each quota
  * file that disagrees is rewritten through the write engine from the
  * usage found (laid out by f2_quota_build()), limits and grace times
- * kept, then one checkpoint (which also clears CP_QUOTA_NEED_FSCK).
+ * kept, then one checkpoint (which also clears CP_QUOTA_NEED_FSCK; with
+ * nothing to rewrite, the checkpoint alone clears it).
  * Builds: nothing.
  */
 #include <errno.h>
@@ -330,7 +333,7 @@ out:
 /* ---- the phase ------------------------------------------------------------------ */
 /* Findings accepted for repair, by code, answered by one rewrite. */
 struct qacc {
-	unsigned missing, usage, bad;
+	unsigned missing, usage, bad, flag;
 };
 
 /* Compare type q; *fix set when a finding was accepted for repair. */
@@ -383,7 +386,9 @@ static int other_repairs(const struct fsck_ctx *ctx)
 	for (unsigned i = 0; i < ctx->nfindings; i++) {
 		uint32_t phase = ctx->findings[i].code >> 16;
 
-		if (ctx->findings[i].fixed && phase != 0x01 && phase != 0x0A)
+		/* a cleared i_ext changes no block's owner either */
+		if (ctx->findings[i].fixed && phase != 0x01 && phase != 0x0A &&
+		    ctx->findings[i].code != PR_INODE_EXT)
 			return 1;
 	}
 	return 0;
@@ -396,7 +401,7 @@ int pass_quota(struct fsck_ctx *ctx)
 	struct qfile qf[F2_MAX_QUOTAS];
 	int on[F2_MAX_QUOTAS] = { 0 }, fix[F2_MAX_QUOTAS] = { 0 }, any = 0, err = 0;
 	unsigned left_before = ctx->errors_left;
-	struct qacc acc = { 0, 0, 0 };
+	struct qacc acc = { 0, 0, 0, 0 };
 
 	if (!(fs->features & F2_FEAT_QUOTA_INO))
 		return 0;
@@ -437,9 +442,16 @@ int pass_quota(struct fsck_ctx *ctx)
 		}
 		err = compare(ctx, &qf[q], &tabs[q], &fix[q], &acc);
 	}
-	ctx->no_repair = NULL;
 	for (int q = 0; q < F2_MAX_QUOTAS; q++)
 		any |= fix[q];
+	/* the files agree: a flag the driver (or a roll-forward) left must go,
+	 * or the driver never loads them again */
+	if (!err && !any && ctx->errors_left == left_before &&
+	    (fs->cp_flags & F2_CP_QUOTA_NEED_FSCK) &&
+	    fix_problem(ctx, PR_QUOTA_NEED_FSCK, "checkpoint ckpt_flags 0x%x: CP_QUOTA_NEED_FSCK set",
+			fs->cp_flags))
+		any = 1, acc.flag = 1;
+	ctx->no_repair = NULL;
 	if (!err && any) {
 		/* one rewrite answers every accepted finding of the phase */
 		int ok = ctx->rw && !rewrite(ctx, qf, tabs, fix);
@@ -450,6 +462,8 @@ int pass_quota(struct fsck_ctx *ctx)
 			problem_fixed(ctx, PR_QUOTA_MISSING, ok);
 		for (; acc.usage; acc.usage--)
 			problem_fixed(ctx, PR_QUOTA_USAGE, ok);
+		if (acc.flag)
+			problem_fixed(ctx, PR_QUOTA_NEED_FSCK, ok);
 	}
 	for (int q = 0; q < F2_MAX_QUOTAS; q++) {
 		f2_map_free(&tabs[q].map);

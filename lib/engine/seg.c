@@ -13,6 +13,7 @@
 #include "f2/bitmap.h"
 #include "f2/errors.h"
 #include "f2/io.h"
+#include "f2/node.h"
 #include "internal.h"
 
 static int is_free(const struct f2_engine *w, uint32_t segno)
@@ -96,6 +97,48 @@ static int scan_one(void *ctx, const struct f2_sit_info *si)
 	return 0;
 }
 
+/*
+ * After a checkpoint without the umount flag the summary of a current
+ * node segment is not stored anywhere: the driver rebuilds it from the
+ * node footers at mount.  So does every writer here (a repair's, gc's or
+ * the roll-forward's checkpoint stores these summaries, or the segment's
+ * SSA block gets them when it is closed): each valid node block is named
+ * by its nid.
+ */
+static int node_summaries(struct f2_engine *w)
+{
+	struct f2_node *n = malloc(sizeof(*n));
+	int err = 0;
+
+	if (!n)
+		return -ENOMEM;
+	for (int t = F2_CURSEG_HOT_NODE; t < F2_NR_CURSEG && !err; t++) {
+		struct eng_curseg *c = &w->cur[t];
+		uint64_t start = f2_fs_seg_start(w->fs, c->segno);
+		struct f2_sit_info si;
+
+		if (w->fs->curseg[t].have_sum && (w->fs->cp_flags & F2_CP_UMOUNT))
+			continue;
+		err = f2_sit_get(w->fs, c->segno, &si);	/* read only: nothing to write back */
+		if (err) {
+			err = eng_fail(w, err, "segment %u: %s", c->segno, w->fs->why);
+			break;
+		}
+		for (uint32_t off = 0; off < F2_BLKS_PER_SEG && !err; off++) {
+			if (!f2_test_bit_msb(si.valid_map, off))
+				continue;
+			err = f2_fs_read_block(w->fs, start + off, n);
+			if (err)
+				break;
+			f2_set_le32(c->sum.entries[off].nid, f2_le32(n->footer.nid));
+			c->sum.entries[off].version = 0;
+			f2_set_le16(c->sum.entries[off].ofs_in_node, 0);
+		}
+	}
+	free(n);
+	return err;
+}
+
 int eng_seg_init(struct f2_engine *w)
 {
 	struct f2_fs *fs = w->fs;
@@ -124,7 +167,7 @@ int eng_seg_init(struct f2_engine *w)
 	err = f2_sit_iter(fs, scan_one, &s);
 	if (err)
 		return err;
-	return 0;
+	return node_summaries(w);
 }
 
 /* A section is free when every segment of it is. */

@@ -45,42 +45,6 @@ static int reserve_seg(struct f2_engine *w, uint8_t *mark, uint32_t addr)
 	return 0;
 }
 
-/*
- * After a checkpoint without the umount flag the summary of a current
- * node segment is not stored anywhere: the driver rebuilds it from the
- * node footers.  Do the same before the segment is closed, so that its
- * SSA block names the nid of every valid node block.
- */
-static int node_summaries(struct f2_engine *w)
-{
-	struct f2_node *n = malloc(sizeof(*n));
-	int err = 0;
-
-	if (!n)
-		return -ENOMEM;
-	for (int t = F2_CURSEG_HOT_NODE; t < F2_NR_CURSEG && !err; t++) {
-		struct eng_curseg *c = &w->cur[t];
-		uint64_t start = f2_fs_seg_start(w->fs, c->segno);
-		struct eng_sit *e;
-
-		if (w->fs->curseg[t].have_sum && (w->fs->cp_flags & F2_CP_UMOUNT))
-			continue;
-		err = eng_sit_entry(w, c->segno, &e);
-		for (uint32_t off = 0; off < F2_BLKS_PER_SEG && !err; off++) {
-			if (!f2_test_bit_msb(e->map, off))
-				continue;
-			err = f2_fs_read_block(w->fs, start + off, n);
-			if (err)
-				break;
-			f2_set_le32(c->sum.entries[off].nid, f2_le32(n->footer.nid));
-			c->sum.entries[off].version = 0;
-			f2_set_le16(c->sum.entries[off].ofs_in_node, 0);
-		}
-	}
-	free(n);
-	return err;
-}
-
 /* Keep every segment with a chain node or a block the chain points to out
  * of allocation, and move every log to a fresh segment. */
 static int reserve(struct f2_rf *rf, struct f2_engine *w)
@@ -117,9 +81,6 @@ static int reserve(struct f2_rf *rf, struct f2_engine *w)
 		}
 	}
 	free(mark);
-	err = node_summaries(w);
-	if (err)
-		return err;
 	for (int t = 0; t < F2_NR_CURSEG; t++) {
 		struct eng_sit *e;
 
@@ -566,6 +527,12 @@ int f2_rf_apply(struct f2_rf *rf, struct f2_engine *w)
 	for (size_t i = 0; i < held; i++)
 		if (rf->inos[i].is_new)
 			eng_rf_release_nid(w, rf->inos[i].ino);
+	/* the quota files are not charged for what was replayed: the driver
+	 * says the same with this flag when it cannot keep them in step, and
+	 * fsck rewrites them from the inodes (its full check after a
+	 * roll-forward), clearing it */
+	if (!err && done && (w->fs->features & F2_FEAT_QUOTA_INO))
+		f2_engine_cp_flags(w, F2_CP_QUOTA_NEED_FSCK, 0);
 	if (!err)
 		err = f2_engine_checkpoint(w);
 	return err ? err : done;
