@@ -322,12 +322,16 @@ int pass_cp(struct fsck_ctx *ctx)
 			vmsg(ctx, "checkpoint pack %d was not finished (%s); pack %d is in use",
 			     other + 1, why, fs->cp_pack + 1);
 		else if (d > 0 || (d == 0 && other == 0)) {
+			/* a warning: a head torn by a power cut looks the same,
+			 * and the kernel then uses the older pack by design; but
+			 * it warns at every mount, so a repair run mends it */
 			ctx->cp_fallback = 1;
-			if (fix_problem(ctx, PR_CP_NEWER_PACK_BAD,
-					"checkpoint pack %d (version %llu, pack %d has %llu): %s",
-					other + 1, (unsigned long long)fs->packs[other].version,
-					fs->cp_pack + 1, (unsigned long long)fs->cp_ver,
-					fs->packs[other].why) &&
+			fix_problem(ctx, PR_CP_NEWER_PACK_BAD,
+				    "checkpoint pack %d (version %llu, pack %d has %llu): %s",
+				    other + 1, (unsigned long long)fs->packs[other].version,
+				    fs->cp_pack + 1, (unsigned long long)fs->cp_ver,
+				    fs->packs[other].why);
+			if ((ctx->opts.mode == MODE_YES || ctx->opts.mode == MODE_PREEN) &&
 			    (err = rep_add(ctx, PR_CP_NEWER_PACK_BAD, RA_NOTE, 0, 0, 0, 0)))
 				return err;
 		}

@@ -16,8 +16,8 @@
 # inject.f2fs's tables: superblock, checkpoint, NAT, SIT, SSA, inode,
 # direct or indirect node, dentry) set to 0, 1, its value +-1, all ones or
 # a random word; or 1-8 random bytes written over such a structure's block
-# (checksums are left as they fall).  Everything comes from bash's RANDOM
-# seeded with SEED, so a seed replays exactly.
+# (checksums are left as they fall).  Everything, the bytes too, comes
+# from bash's RANDOM seeded with SEED, so a seed replays exactly.
 #
 # Verdicts per fault (the table's last column):
 #   ok        -n exit 0 or 4; -y exit 0, 1 or 4; after -y exit 1 a second
@@ -139,8 +139,9 @@ fc_plant() {
 	if [ "$REPLY" = 0 ] && [ -n "$blk" ]; then	# random bytes over the block
 		fc_rnd 8; n=$((REPLY + 1))
 		fc_rnd $((4096 - n)); off=$REPLY
-		head -c "$n" /dev/urandom >"$d/bytes"	# content from the OS: place and size from the seed
-		dd if="$d/bytes" of="$img" bs=1 seek=$((blk * 4096 + off)) conv=notrunc status=none
+		local hex= k
+		for ((k = 0; k < n; k++)); do fc_rnd 256; hex+=$(printf '\\x%02x' "$REPLY"); done
+		printf "$hex" | dd of="$img" bs=1 seek=$((blk * 4096 + off)) conv=notrunc status=none
 		FC_DESC="$FC_DESC; $n bytes at $blk+$off ($area $FC_SEL)"
 		return 0
 	fi

@@ -195,7 +195,7 @@ repaired_boot() {
 		# what the driver says of a mounted repair: only the usual notes
 		# (and, where -y wrote nothing, that a checkpoint field the case
 		# changed with its crc left the nat_bits stale)
-		ok='Found nat_bits|Mounted with checkpoint|Using encoding|recover fsync data'
+		ok='Found nat_bits|Mounted with checkpoint|Using encoding|recover fsync data|f2fs_enable_checkpoint\(\) (starts|finishes)'
 		[ "${ys[$i]}" -ne 0 ] || ok="$ok|Disable nat_bits due to incorrect cp_ver"
 		if kernel_dmesg | grep "F2FS-fs ($dev)" | grep -Ev "$ok"; then
 			echo "disk $i: the kernel complained"; return 1
