@@ -165,6 +165,19 @@ static int open_rw(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/* Open the volume again, to read what `after` wrote. */
+static int reopen(struct fsck_ctx *ctx, const char *after)
+{
+	f2_fs_close(ctx->fs);
+	ctx->fs = NULL;
+	if (f2_fs_open(ctx->opts.device, NULL, &ctx->fs)) {
+		fprintf(stderr, "fsck.f2fs: reopening after %s: %s\n", after,
+			ctx->fs ? ctx->fs->why : "failed");
+		return FSCK_EXIT_OPERATIONAL;
+	}
+	return 0;
+}
+
 /* A committed pack whose head is damaged (cp_head.c), before anything
  * reads the checkpoint: once rewritten, the volume is opened again. */
 static int check_cp_head(struct fsck_ctx *ctx)
@@ -177,16 +190,7 @@ static int check_cp_head(struct fsck_ctx *ctx)
 		fprintf(stderr, "fsck.f2fs: out of memory\n");
 		return FSCK_EXIT_OPERATIONAL;
 	}
-	if (!rewritten)
-		return 0;
-	f2_fs_close(ctx->fs);
-	ctx->fs = NULL;
-	if (f2_fs_open(ctx->opts.device, NULL, &ctx->fs)) {
-		fprintf(stderr, "fsck.f2fs: reopening after the checkpoint repair: %s\n",
-			ctx->fs ? ctx->fs->why : "failed");
-		return FSCK_EXIT_OPERATIONAL;
-	}
-	return 0;
+	return rewritten ? reopen(ctx, "the checkpoint repair") : 0;
 }
 
 static int open_fs(struct fsck_ctx *ctx)
@@ -265,14 +269,7 @@ static int roll_forward(struct fsck_ctx *ctx)
 	if (apply && n > 0) {
 		ctx->errors_fixed++;	/* the file system was modified */
 		ctx->rf_done = 1;
-		/* read the recovered state */
-		f2_fs_close(ctx->fs);
-		ctx->fs = NULL;
-		if (f2_fs_open(ctx->opts.device, NULL, &ctx->fs)) {
-			fprintf(stderr, "fsck.f2fs: reopening after roll-forward: %s\n",
-				ctx->fs ? ctx->fs->why : "failed");
-			return FSCK_EXIT_OPERATIONAL;
-		}
+		return reopen(ctx, "roll-forward");	/* read the recovered state */
 	}
 	return 0;
 }
