@@ -5,7 +5,7 @@
 # planted in the volumes Linux wrote (tests/lib/fixtures.bash), fsck -n,
 # -y, -n again and the reference's --dry-run on each, then one boot
 # mounting every volume -y left, reading every file, writing one.  A
-# fixed seed a kernel series (25 faults each, 50 over the two runs of
+# fixed seed a kernel series (12 faults each, 24 over the two runs of
 # the suite: the suite's time is short; bench/fault-campaign runs
 # thousands).  Any crash, hang, bad exit, finding left after a repair
 # that said it was done, unmountable volume, f2fs complaint or file lost
@@ -20,7 +20,7 @@ load ../lib/kernel
 load ../lib/fixtures
 load campaign
 
-FC_FAULTS=${FC_FAULTS:-25}
+FC_FAULTS=${FC_FAULTS:-12}
 
 setup_file() {
 	export F2_TMP=$BATS_FILE_TMPDIR
