@@ -151,13 +151,20 @@ our_clean() {
 	our_clean "$POWERCUT_FINAL"
 }
 
+# set_quota_need_fsck IMG: CP_QUOTA_NEED_FSCK (0x800) set in the checkpoint
+# in use, its crc redone
+set_quota_need_fsck() {
+	local flags
+	flags=$("$F2FIELD" "$1" get cp.ckpt_flags | cut -d' ' -f3)
+	"$F2FIELD" "$1" set cp.ckpt_flags $((flags | 0x800))
+	"$F2FIELD" "$1" fixcrc cp
+}
+
 @test "fsck quota: CP_QUOTA_NEED_FSCK forces the check without -f; the quota rewrite clears it" {
 	require_prog "$FSCK" "$F2FIELD" "$REF_MKFS" "$REF_SLOAD"
 	local img=$BATS_TEST_TMPDIR/q.img rc=0 flags
 	bash "$F2_TOP/tests/fsck/050-quota-user/make.sh" "$img"
-	flags=$("$F2FIELD" "$img" get cp.ckpt_flags | cut -d' ' -f3)
-	"$F2FIELD" "$img" set cp.ckpt_flags $((flags | 0x800))
-	"$F2FIELD" "$img" fixcrc cp
+	set_quota_need_fsck "$img"
 	"$FSCK" -n "$img" </dev/null >"$BATS_TEST_TMPDIR/n.out" 2>&1 || rc=$?
 	cat "$BATS_TEST_TMPDIR/n.out"
 	[ "$rc" -eq 4 ]
@@ -179,9 +186,7 @@ our_clean() {
 	local img=$BATS_TEST_TMPDIR/f.img rc=0 flags
 	make_image "$img" 64M
 	run_mkfs "$REF_MKFS" -f -O quota "$img"
-	flags=$("$F2FIELD" "$img" get cp.ckpt_flags | cut -d' ' -f3)
-	"$F2FIELD" "$img" set cp.ckpt_flags $((flags | 0x800))
-	"$F2FIELD" "$img" fixcrc cp
+	set_quota_need_fsck "$img"
 	"$FSCK" -n "$img" </dev/null >"$BATS_TEST_TMPDIR/n.out" 2>&1 || rc=$?
 	cat "$BATS_TEST_TMPDIR/n.out"
 	[ "$rc" -eq 4 ]
