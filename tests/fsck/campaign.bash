@@ -118,6 +118,15 @@ fc_target() {
 	esac
 }
 
+# fc_nat_touched NODES NID OFF N: the owners of the NAT entries bytes
+# OFF..OFF+N-1 of NID's NAT block overlap (9-byte entries, 455 a block),
+# by NODES (nid ino ofs blkaddr lines), added to FC_TOUCHED
+fc_nat_touched() {
+	local first=$(( $2 - $2 % 455 + $3 / 9 )) last=$(( $2 - $2 % 455 + ($3 + $4 - 1) / 9 ))
+	FC_TOUCHED="$FC_TOUCHED $(awk -v a="$first" -v b="$last" '$1 >= a && $1 <= b { printf "%s ", $2 }' "$1")"
+	FC_TOUCHED=${FC_TOUCHED% }
+}
+
 # fc_plant IMG NAME DIR: one change; appends its description to FC_DESC
 fc_plant() {
 	local img=$1 name=$2 d=$3 area mb members old new idx= out blk off n
@@ -142,6 +151,9 @@ fc_plant() {
 		local hex= k
 		for ((k = 0; k < n; k++)); do fc_rnd 256; hex+=$(printf '\\x%02x' "$REPLY"); done
 		printf "$hex" | dd of="$img" bs=1 seek=$((blk * 4096 + off)) conv=notrunc status=none
+		# bytes over a NAT block touch every entry they overlap, not only
+		# the one the block was chosen by
+		[ "$area" != nat ] || fc_nat_touched "$d/$name.nodes" "${FC_SEL##* }" "$off" "$n"
 		FC_DESC="$FC_DESC; $n bytes at $blk+$off ($area $FC_SEL)"
 		return 0
 	fi
@@ -264,8 +276,12 @@ fc_judge() {
 			lost=$(fc_lost "$d" "$id" "$name")
 			[ -z "$lost" ] || v="LOST($lost)"
 		fi
-		[ "$v" = ok ] || sed -i "s/^$id $name ok /$id $name $v /" "$d/table"
-		sed -i "/^$id $name /s/ |/ kernel=${v%%(*} |/" "$d/table"
+		# (awk, not sed: a LOST verdict holds the paths, slashes and all)
+		awk -v id="$id" -v name="$name" -v v="$v" -v k="${v%%(*}" '
+			$1 == id && $2 == name {
+				if (v != "ok") $3 = v
+				sub(/ [|]/, " kernel=" k " |")
+			} { print }' "$d/table" >"$d/table.new" && mv "$d/table.new" "$d/table"
 	done <"$d/mount.list"
 }
 
