@@ -10,7 +10,8 @@
  * the walk reached (so it never writes over a live block, and blocks
  * nothing reaches are freed) and its counters to the counts found; then
  * NAT entries, nodes and inode fields, directory entries, lost+found and
- * the names of the reconnected inodes, moved data blocks, orphans; then
+ * the names of the reconnected inodes, moved data blocks, orphans,
+ * summary entries; then
  * the checkpoint (the FSCK and ERROR flags cleared).  Logs sharing a
  * segment move to fresh ones right after the SIT is set; the orphan list
  * is written from the entries pass_cp verified, less those still linked;
@@ -460,6 +461,16 @@ static int apply(struct fsck_ctx *ctx, struct f2_engine *w)
 			err = f2_engine_repair_move(w, a->a, a->d, (int)a->c);
 		else if (a->kind == RA_ORPHAN_DEL)
 			err = f2_engine_orphan_del(w, a->a);
+	}
+	/* summary entries and types: after every move (an entry of a block
+	 * moved away no longer matters) */
+	for (unsigned i = 0; i < ctx->nacts && !err; i++) {
+		const struct rep_act *a = &ctx->acts[i];
+
+		if (a->kind == RA_SUM_SET)
+			err = f2_engine_repair_sum(w, a->a, a->b, (uint16_t)a->c, (uint8_t)a->d);
+		else if (a->kind == RA_SUM_TYPE)
+			err = f2_engine_repair_sum_type(w, a->a, (int)a->b);
 	}
 	if (err)
 		return err;

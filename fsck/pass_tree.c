@@ -46,6 +46,23 @@ static uint8_t ftype_of(uint16_t mode)
 	return f2_ftype_of_mode(mode);
 }
 
+/* The type a segment's summary block carries must be its SIT type's kind
+ * (the kernel's cleaner refuses a segment where they differ).  A current
+ * segment's summary is the checkpoint's copy, or rebuilt at mount: the
+ * SSA block is not read there. */
+static void ssa_check_type(struct fsck_ctx *ctx, uint32_t segno, const struct f2_summary_block *b)
+{
+	uint8_t type = ctx->seg_type[segno];
+	int node = type >= F2_CURSEG_HOT_NODE;
+
+	if (type >= F2_NR_CURSEG || f2_curseg_of(ctx->fs, segno) >= 0 ||
+	    b->footer.entry_type == (node ? F2_SUM_TYPE_NODE : F2_SUM_TYPE_DATA))
+		return;
+	if (fix_problem(ctx, PR_SSA_TYPE, "segment %u: summary type %u, a %s segment in the SIT",
+			segno, b->footer.entry_type, node ? "node" : "data"))
+		rep_add(ctx, PR_SSA_TYPE, RA_SUM_TYPE, segno, (uint32_t)node, 0, 0);
+}
+
 /* SSA entry of blkaddr, from a small per-segment cache. */
 const struct f2_summary *ssa_entry(struct fsck_ctx *ctx, uint32_t blkaddr)
 {
@@ -63,6 +80,7 @@ const struct f2_summary *ssa_entry(struct fsck_ctx *ctx, uint32_t blkaddr)
 		return NULL;
 	}
 	ctx->ssa_segno[i] = segno;
+	ssa_check_type(ctx, segno, &ctx->ssa_blk[i]);
 found:
 	return &ctx->ssa_blk[i].entries[(blkaddr - ctx->fs->main_blkaddr) % F2_BLKS_PER_SEG];
 }
@@ -153,12 +171,18 @@ static int claim(struct walk *w, uint32_t blkaddr, int is_node, uint32_t nid, ui
 	    fix_problem(ctx, PR_SSA_NODE, "block address %u: SSA names nid %u, it holds nid %u",
 			blkaddr, f2_le32(s->nid), nid))
 		rep_move(w, PR_SSA_NODE, 1, nid, ofs, 0);
-	if (s && !is_node && (f2_le32(s->nid) != nid || f2_le16(s->ofs_in_node) != ofs) &&
-	    fix_problem(ctx, PR_SSA_DATA,
-			"block address %u: SSA names nid %u slot %u, it is ino %u's file "
-			"block %llu in nid %u slot %u", blkaddr, f2_le32(s->nid),
-			f2_le16(s->ofs_in_node), w->ino, (unsigned long long)fofs, nid, ofs))
-		rep_move(w, PR_SSA_DATA, 0, nid, ofs, fofs);
+	if (s && !is_node) {
+		uint8_t ver = w->nver >= 0 ? (uint8_t)w->nver : s->version;
+
+		if ((f2_le32(s->nid) != nid || f2_le16(s->ofs_in_node) != ofs ||
+		     s->version != ver) &&
+		    fix_problem(ctx, PR_SSA_DATA,
+				"block address %u: SSA names nid %u slot %u version %u, it is "
+				"ino %u's file block %llu in nid %u slot %u (version %u)", blkaddr,
+				f2_le32(s->nid), f2_le16(s->ofs_in_node), s->version, w->ino,
+				(unsigned long long)fofs, nid, ofs, ver))
+			rep_add(ctx, PR_SSA_DATA, RA_SUM_SET, blkaddr, nid, ofs, ver);
+	}
 	ctx->blocks_found++;
 	return 0;
 }
@@ -369,6 +393,9 @@ static int walk_addrs(struct walk *w, const void *area, uint32_t n, uint32_t nid
 {
 	const le32 *addrs = area;	/* 4-byte aligned in a block buffer */
 	int compressed = w->ir->cluster_blocks != 0;
+	struct f2_nat_info ni;
+
+	w->nver = fsck_nat(w->ctx, nid, &ni) ? -1 : ni.version;
 
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t a = f2_le32(addrs[k]);
@@ -678,6 +705,23 @@ static int root_damaged(struct fsck_ctx *ctx, struct walk *w, const struct work 
  * directory depth; seeds the extent check from i_ext.  Returns whether
  * the depth is to be repaired (after the walk, which finds the levels).
  */
+/* The kernel checks every inode's i_ext when it loads it, whatever the
+ * file (a compressed or inline one too): both ends must be valid blocks
+ * of the main area, or the file cannot be opened. */
+static int ext_bad_range(const struct fsck_ctx *ctx, const struct f2_extent *e)
+{
+	uint32_t len = f2_le32(e->len);
+	uint64_t first = f2_le32(e->blk), last = first + len - 1;
+	int64_t a, b;
+
+	if (!len)
+		return 0;
+	a = main_idx(ctx, first);
+	b = main_idx(ctx, last);
+	return a < 0 || b < 0 || !sbm_test(&ctx->sit_valid, (uint64_t)a) ||
+	       !sbm_test(&ctx->sit_valid, (uint64_t)b);
+}
+
 static int check_inode_fields(struct fsck_ctx *ctx, struct walk *w, const struct work *wk)
 {
 	const struct f2_inode_ref *ir = w->ir;
@@ -708,7 +752,8 @@ static int check_inode_fields(struct fsck_ctx *ctx, struct walk *w, const struct
 	/* the driver keeps an extent cache for regular files only (not
 	 * compressed ones), seeded from i_ext */
 	w->ext_len = w->ext_hits = 0;
-	if (S_ISREG(ir->mode) && !ir->cluster_blocks && !(in->i_inline & F2_INLINE_DATA)) {
+	if ((S_ISREG(ir->mode) && !ir->cluster_blocks && !(in->i_inline & F2_INLINE_DATA)) ||
+	    ext_bad_range(ctx, &in->i_ext)) {
 		w->ext_fofs = f2_le32(in->i_ext.fofs);
 		w->ext_blk = f2_le32(in->i_ext.blk);
 		w->ext_len = f2_le32(in->i_ext.len);

@@ -45,6 +45,8 @@ enum rep_kind {
 	RA_NAT_RESERVED,	/* a nid (0, node or meta inode): reset the entry */
 	RA_USER_BLOCKS,		/* d user_block_count */
 	RA_CURSEG_MOVE,		/* a log: to a fresh segment (it shares one) */
+	RA_SUM_SET,		/* a blkaddr, b nid, c ofs_in_node, d version: its SSA entry */
+	RA_SUM_TYPE,		/* a segno, b 1 node / 0 data: its summary's type */
 };
 
 struct rep_act {

@@ -22,6 +22,8 @@ struct walk {
 	struct cf_names cfn;	/* the directory's names so far, when cf is 1 */
 	uint32_t adb;		/* data addresses per direct node */
 	uint32_t nofs;		/* node offset of the node whose addresses are walked */
+	int nver;		/* and its NAT version (-1: unknown), which the SSA
+				 * entries of its data blocks carry */
 	uint64_t bidx;		/* directory block of the dentry handed to tree_dentry
 				 * (UINT64_MAX inline) */
 	uint32_t slot;		/* and its slot */

@@ -4,7 +4,8 @@
  * (f2/repair.h): setting SIT entries, the free map, counters and NAT
  * entries to what a full walk found, resetting reserved NAT entries,
  * user_block_count, moving a log off a shared segment, loading a node
- * whose footer is wrong, moving a data block, editing directory slots
+ * whose footer is wrong, moving a data block, setting a summary entry,
+ * editing directory slots
  * and recomputing nat_bits.  Built on the engine's internals (engine/internal.h) without
  * changing them; everything is committed by f2_engine_checkpoint().
  */
@@ -16,6 +17,7 @@
 #include "f2/cp_pack.h"
 #include "f2/errors.h"
 #include "f2/file.h"
+#include "f2/io.h"
 #include "f2/node.h"
 #include "f2/repair.h"
 #include "internal.h"
@@ -218,6 +220,60 @@ int f2_engine_repair_move(struct f2_engine *w, uint32_t ino, uint64_t fofs, int 
 	}
 	free(buf);
 	return err;
+}
+
+/* Entry `entry` of segment segno's summary (nid, ofs, ver), or its footer
+ * type (entry < 0).  A current segment's summary is the engine's, written
+ * with the checkpoint; any other segment's is edited in the SSA at once:
+ * the entry then names the block's true owner in the old state as in the
+ * new, so a crash before the checkpoint loses nothing. */
+static int sum_edit(struct f2_engine *w, uint32_t segno, int entry, uint32_t nid, uint16_t ofs,
+		    uint8_t ver, uint8_t type)
+{
+	struct f2_summary_block *s = NULL, *buf = NULL;
+	uint64_t at = (uint64_t)w->fs->ssa_blkaddr + segno;
+	int err = 0;
+
+	if (segno >= w->fs->main_segs || entry >= F2_ENTRIES_IN_SUM)
+		return eng_fail(w, F2_ERANGE, "segment %u entry %d: no such summary entry",
+				segno, entry);
+	for (int t = 0; t < F2_NR_CURSEG; t++)
+		if (w->cur[t].segno == segno)
+			s = &w->cur[t].sum;
+	if (!s) {
+		if (!(buf = malloc(sizeof(*buf))))
+			return -ENOMEM;
+		if ((err = f2_io_read_block(w->fs->io, at, buf))) {
+			free(buf);
+			return eng_fail(w, err, "segment %u: summary read failed", segno);
+		}
+		s = buf;
+	}
+	if (entry >= 0) {
+		f2_set_le32(s->entries[entry].nid, nid);
+		f2_set_le16(s->entries[entry].ofs_in_node, ofs);
+		s->entries[entry].version = ver;
+	} else {
+		s->footer.entry_type = type;
+	}
+	if (buf && (err = f2_io_write_block(w->fs->io, at, buf)))
+		err = eng_fail(w, err, "segment %u: summary write failed", segno);
+	free(buf);
+	return err;
+}
+
+int f2_engine_repair_sum(struct f2_engine *w, uint32_t blkaddr, uint32_t nid, uint16_t ofs,
+			 uint8_t ver)
+{
+	if (!f2_fs_in_main(w->fs, blkaddr))
+		return eng_fail(w, F2_ERANGE, "block address %u: outside the main area", blkaddr);
+	return sum_edit(w, f2_fs_segno(w->fs, blkaddr),
+			(int)((blkaddr - w->fs->main_blkaddr) % F2_BLKS_PER_SEG), nid, ofs, ver, 0);
+}
+
+int f2_engine_repair_sum_type(struct f2_engine *w, uint32_t segno, int node)
+{
+	return sum_edit(w, segno, -1, 0, 0, 0, node ? F2_SUM_TYPE_NODE : F2_SUM_TYPE_DATA);
 }
 
 /* The cached directory block fofs of dir; *out NULL for a hole. */

@@ -186,3 +186,6 @@ preen_pair() {
 @test "076-nat-addr-data" { run_case 076-nat-addr-data; }
 @test "077-cp-head-damaged" { run_case 077-cp-head-damaged; }
 @test "078-sb-both-bad" { run_case 078-sb-both-bad; }
+@test "090-ssa-version" { run_case 090-ssa-version; }
+@test "091-ssa-type" { run_case 091-ssa-type; }
+@test "092-inode-ext-inline" { run_case 092-inode-ext-inline; }

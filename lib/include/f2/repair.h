@@ -48,6 +48,13 @@ int f2_engine_repair_node(struct f2_engine *w, uint32_t nid, uint32_t ino, uint3
 /* Rewrite file block fofs of ino in a new place (log of its kind),
  * with a new SSA entry. */
 int f2_engine_repair_move(struct f2_engine *w, uint32_t ino, uint64_t fofs, int is_dir);
+/* Set the summary entry of main-area block blkaddr to (nid, ofs, ver),
+ * or segment segno's summary type (node or data), where the kernel reads
+ * it: the engine's copy for a current segment, else the SSA block, which
+ * is written at once (the entry is true before the checkpoint as after). */
+int f2_engine_repair_sum(struct f2_engine *w, uint32_t blkaddr, uint32_t nid, uint16_t ofs,
+			 uint8_t ver);
+int f2_engine_repair_sum_type(struct f2_engine *w, uint32_t segno, int node);
 
 /* Every used slot of directory dir (inline area or every block up to
  * i_size): fn may change the entry, its name slots or the bitmap and
