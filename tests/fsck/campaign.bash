@@ -291,7 +291,8 @@ fc_judge() {
 fc_lost() {
 	local d=$1 id=$2 name=$3 touched
 	touched=$(sed -n "s/^$id $name .* touched=\([0-9 ]*\) |.*/\1/p" "$d/table")
-	sed -n "s/^V $id md5 \([0-9a-f]*\) .*/\1/p" "$d/guest.out" | sort -u >"$d/got"
+	# (C locale: a name the fault left in invalid UTF-8 still matches .*)
+	LC_ALL=C sed -n "s/^V $id md5 \([0-9a-f]*\) .*/\1/p" "$d/guest.out" | LC_ALL=C sort -u >"$d/got"
 	awk -v t=" $touched " 'FILENAME == ARGV[1] { got[$1] = 1; next }
 		FILENAME == ARGV[2] { p = $2; for (i = 3; i <= NF; i++) p = p " " $i; ino[p] = $1; next }
 		!($1 in got) { if (index(t, " " ino[$2] " ") == 0) printf "%s ", $2 }' \
