@@ -94,6 +94,7 @@ struct readd {
 struct dir_job {
 	struct fsck_ctx *ctx;
 	uint32_t dir;
+	unsigned from;		/* the changes recorded from ctx->acts[from] on */
 	struct readd *re;
 	unsigned nre, cap;
 	int err;
@@ -134,7 +135,7 @@ static int dir_slot(void *arg, struct f2_repair_slot *s)
 	/* a removal wins over any other change recorded for the entry (a
 	 * wrong hash is noted before the walk finds the entry must go), so a
 	 * rehash cannot add it back */
-	for (unsigned i = 0; i < ctx->nacts; i++) {
+	for (unsigned i = j->from; i < ctx->nacts; i++) {
 		const struct rep_act *a = &ctx->acts[i];
 
 		if (a->a != j->dir)
@@ -146,7 +147,7 @@ static int dir_slot(void *arg, struct f2_repair_slot *s)
 			return 1;
 		}
 	}
-	for (unsigned i = 0; i < ctx->nacts; i++) {
+	for (unsigned i = j->from; i < ctx->nacts; i++) {
 		struct rep_act *a = &ctx->acts[i];
 		int here = a->a == j->dir && a->d == s->bidx && a->c == s->slot;
 		uint32_t n;
@@ -227,20 +228,23 @@ static int is_dir_act(uint8_t k)
 	       k == RA_DENT_BITS || k == RA_DENT_FTYPE || k == RA_DENT_DOT || k == RA_DENT_DOTDOT;
 }
 
-/* Every recorded change of directory dir, in one pass over it. */
-static int fix_dir(struct fsck_ctx *ctx, struct f2_engine *w, uint32_t dir)
+/* Every change of directory dir recorded from ctx->acts[from] on, in one
+ * pass over it.  A change is applied once: the slots a change names by
+ * position may hold other entries after it (an entry added back for its
+ * new hash goes to the first free slots). */
+static int fix_dir(struct fsck_ctx *ctx, struct f2_engine *w, uint32_t dir, unsigned from)
 {
-	struct dir_job j = { ctx, dir, NULL, 0, 0, 0 };
+	struct dir_job j = { ctx, dir, from, NULL, 0, 0, 0 };
 	int err;
 
-	for (unsigned i = 0; i < ctx->nacts; i++)
+	for (unsigned i = from; i < ctx->nacts; i++)
 		if (ctx->acts[i].a == dir && (ctx->acts[i].kind == RA_DENT_DOT ||
 					      ctx->acts[i].kind == RA_DENT_DOTDOT))
 			ctx->acts[i].d = 0;
 	err = f2_engine_repair_dir_iter(w, dir, dir_slot, &j);
 	/* "." and ".." first, so they take the first two slots the pass freed
 	 * before any entry removed for a new hash is added back */
-	for (unsigned i = 0; i < ctx->nacts && !err; i++) {
+	for (unsigned i = from; i < ctx->nacts && !err; i++) {
 		const struct rep_act *a = &ctx->acts[i];
 
 		if (a->a != dir || a->d)
@@ -282,6 +286,7 @@ static int reconnect(struct fsck_ctx *ctx, struct f2_engine *w)
 		const struct rep_act *a = &ctx->acts[i];
 		char name[16];
 		uint32_t ino;
+		unsigned from;
 		int len;
 
 		if (a->kind != RA_RECONNECT)
@@ -302,9 +307,10 @@ static int reconnect(struct fsck_ctx *ctx, struct f2_engine *w)
 			if (ctx->lf_ino)
 				continue;	/* the walk counted it under lost+found */
 			ino = a->a;	/* rep_add may move ctx->acts, and a with it */
+			from = ctx->nacts;	/* the new ".." alone: the rest is done */
 			err = rep_add(ctx, 0, RA_DENT_DOTDOT, ino, lf, 0, 0);
 			if (!err)
-				err = fix_dir(ctx, w, ino);
+				err = fix_dir(ctx, w, ino, from);
 		}
 	}
 	if (!err && !ctx->lf_ino && ndirs) {
@@ -450,7 +456,7 @@ static int apply(struct fsck_ctx *ctx, struct f2_engine *w)
 			if (is_dir_act(ctx->acts[k].kind) && ctx->acts[k].a == dir)
 				first = 0;
 		if (first)
-			err = fix_dir(ctx, w, dir);
+			err = fix_dir(ctx, w, dir, 0);
 	}
 	if (!err)
 		err = reconnect(ctx, w);

@@ -4,7 +4,8 @@
  * block 0 when full, as the kernel does), the multi-level hash table
  * (bucket counts and block indexes per level as Linux 6.1 with
  * dir_level 0, levels added on demand up to 63), entry insert, lookup
- * and removal.  Directory blocks live in the engine's block cache.
+ * and removal.  Directory blocks live in the engine's block cache; walks
+ * over every block (eng_dwalk) pass a sparse directory's holes unread.
  *
  * A casefolded directory (F2_CASEFOLD_FL on a casefold volume) differs
  * only in its name rule (struct dname): the stored hash is
@@ -252,6 +253,67 @@ int eng_dblk_get(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng_bl
 	return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int eng_dwalk_start(struct f2_engine *w, uint32_t dir, uint64_t end, struct eng_dwalk *d)
+{
+	size_t pos = 0;
+	uint64_t key;
+
+	memset(d, 0, sizeof(*d));
+	d->dir = dir;
+	d->end = end;
+	if (w->dblks.n) {
+		d->cached = malloc(w->dblks.n * sizeof(*d->cached));
+		if (!d->cached)
+			return -ENOMEM;
+	}
+	while (f2_map_next(&w->dblks, &pos, &key))
+		if (key >> 32 == dir && (uint32_t)key < end)
+			d->cached[d->n++] = (uint32_t)key;
+	if (d->n)
+		qsort(d->cached, d->n, sizeof(*d->cached), cmp_u64);
+	return 0;
+}
+
+int eng_dwalk_next(struct f2_engine *w, struct eng_dwalk *d, struct eng_blk **b, uint64_t *fofs)
+{
+	uint64_t at, stop;
+	int hole, err;
+
+	while (d->fofs < d->end) {
+		while (d->i < d->n && d->cached[d->i] < d->fofs)
+			d->i++;
+		stop = d->i < d->n ? d->cached[d->i] : d->end;
+		err = eng_next_mapped(w, d->dir, d->fofs, stop, &at);
+		if (err)
+			return err;
+		if (at >= d->end)
+			break;
+		d->fofs = at + 1;
+		err = eng_dblk_get(w, d->dir, at, b, &hole);
+		if (err)
+			return err;
+		if (!hole) {
+			*fofs = at;
+			return 1;
+		}
+	}
+	d->fofs = d->end;
+	return 0;
+}
+
+void eng_dwalk_end(struct eng_dwalk *d)
+{
+	free(d->cached);
+	d->cached = NULL;
+}
+
 /* Is the casefold flag of a directory usable on this volume?  0 or why not. */
 static int cf_usable(struct f2_engine *w, uint32_t dir)
 {
@@ -375,10 +437,11 @@ static int cf_hashes_exact(struct f2_engine *w, uint32_t dir, struct eng_blk *in
 {
 	uint32_t depth = f2_le32(eng_node(inode)->i.i_current_depth), level;
 	uint64_t nblocks = (f2_le64(eng_node(inode)->i.i_size) + F2_BLKSIZE - 1) / F2_BLKSIZE;
-	uint64_t bucket;
+	uint64_t bucket, fofs;
+	struct eng_dwalk d;
 	struct eng_blk *b;
 	struct area a;
-	int hole, err;
+	int err, exact = 1;
 
 	if (f2_map_find(&w->cf_checked, dir))
 		return 1;
@@ -386,13 +449,12 @@ static int cf_hashes_exact(struct f2_engine *w, uint32_t dir, struct eng_blk *in
 		return eng_fail(w, F2_ECORRUPT, "directory ino %u: depth %u", dir, depth);
 	if (nblocks > level_start(depth))
 		nblocks = level_start(depth);
-	for (uint64_t fofs = 0; fofs < nblocks; fofs++) {
-		err = eng_dblk_get(w, dir, fofs, &b, &hole);
-		if (err)
-			return err;
+	err = eng_dwalk_start(w, dir, nblocks, &d);
+	while (!err && exact && (err = eng_dwalk_next(w, &d, &b, &fofs)) > 0) {
+		err = 0;
 		area_block(b->data, &a);
 		block_bucket(fofs, &level, &bucket);
-		for (uint32_t s = next_entry(&a, 0); s < a.max;
+		for (uint32_t s = next_entry(&a, 0); s < a.max && exact;
 		     s = next_entry(&a, after_entry(&a, s))) {
 			uint32_t l = f2_le16(a.de[s].name_len), h;
 
@@ -401,9 +463,14 @@ static int cf_hashes_exact(struct f2_engine *w, uint32_t dir, struct eng_blk *in
 			if (f2_dentry_hash_casefold(a.names[s], l, rule->strict, &h) < 0)
 				continue;	/* matches no lookup */
 			if (h != f2_le32(a.de[s].hash_code) || h % dir_buckets(level) != bucket)
-				return 0;
+				exact = 0;
 		}
 	}
+	eng_dwalk_end(&d);
+	if (err < 0)
+		return err;
+	if (!exact)
+		return 0;
 	return f2_map_insert(&w->cf_checked, dir, NULL) ? 1 : -ENOMEM;
 }
 
@@ -485,6 +552,28 @@ struct hit {
 	uint32_t slot;
 };
 
+/* Find n in every block of directory dir below end: 0 with *h, -ENOENT. */
+static int dir_scan(struct f2_engine *w, uint32_t dir, const struct dname *n, uint64_t end,
+		    struct hit *h)
+{
+	struct eng_dwalk d;
+	uint64_t fofs;
+	int s = -1, err = eng_dwalk_start(w, dir, end, &d);
+
+	while (!err && s < 0 && (err = eng_dwalk_next(w, &d, &h->b, &fofs)) > 0) {
+		err = 0;
+		area_block(h->b->data, &h->a);
+		s = area_find(&h->a, n, 0);
+	}
+	eng_dwalk_end(&d);
+	if (err < 0)
+		return err;
+	if (s < 0)
+		return -ENOENT;
+	h->slot = (uint32_t)s;
+	return 0;
+}
+
 /*
  * Find n in directory dir: in the inline area, else in n's bucket of
  * every level (use_hash) or in every bucket of every level (the scan the
@@ -508,14 +597,16 @@ static int dir_search(struct f2_engine *w, uint32_t dir, struct eng_blk *inode,
 	}
 	if (depth > F2_MAX_DIR_HASH_DEPTH)
 		return eng_fail(w, F2_ECORRUPT, "directory ino %u: depth %u", dir, depth);
+	if (!use_hash)
+		return dir_scan(w, dir, n, nblocks < level_start(depth) ? nblocks :
+				level_start(depth), h);
 	for (uint32_t level = 0; level < depth; level++) {
-		uint64_t start = level_start(level), per = bucket_blocks(level);
-		uint64_t first = start + (use_hash ? (n->hash % dir_buckets(level)) * per : 0);
-		uint64_t end = use_hash ? first + per : start + dir_buckets(level) * per;
+		uint64_t per = bucket_blocks(level);
+		uint64_t first = level_start(level) + (n->hash % dir_buckets(level)) * per;
 
 		if (first >= nblocks)
 			break;
-		for (uint64_t fofs = first; fofs < end && fofs < nblocks; fofs++) {
+		for (uint64_t fofs = first; fofs < first + per && fofs < nblocks; fofs++) {
 			err = eng_dblk_get(w, dir, fofs, &h->b, &hole);
 			if (err)
 				return err;
@@ -569,10 +660,11 @@ int eng_dir_find(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t 
 int eng_dir_is_empty(struct f2_engine *w, uint32_t dir)
 {
 	struct eng_blk *inode, *b;
-	uint64_t nblocks;
+	uint64_t nblocks, fofs;
+	struct eng_dwalk d;
 	struct dname n;
 	struct area a;
-	int hole, err = check_dir(w, dir, &inode, &n);
+	int empty = 1, err = check_dir(w, dir, &inode, &n);
 
 	if (err)
 		return err;
@@ -581,15 +673,14 @@ int eng_dir_is_empty(struct f2_engine *w, uint32_t dir)
 		return !area_has_entries(&a);
 	}
 	nblocks = (f2_le64(eng_node(inode)->i.i_size) + F2_BLKSIZE - 1) / F2_BLKSIZE;
-	for (uint64_t fofs = 0; fofs < nblocks; fofs++) {
-		err = eng_dblk_get(w, dir, fofs, &b, &hole);
-		if (err)
-			return err;
+	err = eng_dwalk_start(w, dir, nblocks, &d);
+	while (!err && empty && (err = eng_dwalk_next(w, &d, &b, &fofs)) > 0) {
+		err = 0;
 		area_block(b->data, &a);
-		if (area_has_entries(&a))
-			return 0;
+		empty = !area_has_entries(&a);
 	}
-	return 1;
+	eng_dwalk_end(&d);
+	return err < 0 ? err : empty;
 }
 
 /* Can entry s of a stay as it is once its directory is casefolded?  Its
@@ -628,10 +719,11 @@ static int cf_area_fits(struct f2_engine *w, uint32_t dir, const struct area *a,
 int f2_engine_casefold_dir(struct f2_engine *w, uint32_t dir)
 {
 	struct eng_blk *inode, *b;
+	struct eng_dwalk d;
 	struct dname n;
 	struct area a;
-	uint64_t nblocks;
-	int hole, strict, err = eng_maybe_writeback(w);
+	uint64_t nblocks, fofs;
+	int strict, err = eng_maybe_writeback(w);
 
 	if (err || (err = check_dir(w, dir, &inode, &n)))
 		return err;
@@ -646,13 +738,12 @@ int f2_engine_casefold_dir(struct f2_engine *w, uint32_t dir)
 		err = cf_area_fits(w, dir, &a, strict);
 	} else {
 		nblocks = (f2_le64(eng_node(inode)->i.i_size) + F2_BLKSIZE - 1) / F2_BLKSIZE;
-		for (uint64_t fofs = 0; fofs < nblocks && !err; fofs++) {
-			err = eng_dblk_get(w, dir, fofs, &b, &hole);
-			if (err)
-				return err;
+		err = eng_dwalk_start(w, dir, nblocks, &d);
+		while (!err && (err = eng_dwalk_next(w, &d, &b, &fofs)) > 0) {
 			area_block(b->data, &a);
 			err = cf_area_fits(w, dir, &a, strict);
 		}
+		eng_dwalk_end(&d);
 	}
 	if (err)
 		return err;

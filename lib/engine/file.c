@@ -61,8 +61,10 @@ static void add_iblocks(struct eng_blk *inode, int64_t d)
 	inode->dirty = 1;
 }
 
-int eng_map_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int create,
-		 le32 **slot, struct eng_blk **owner, uint32_t *ofs)
+/* eng_map_block; without create, *skip (when not NULL) gets the blocks
+ * from fofs on that a missing node leaves unmapped, else 1. */
+static int map_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int create,
+		     le32 **slot, struct eng_blk **owner, uint32_t *ofs, uint64_t *skip)
 {
 	struct eng_blk *inode, *cur;
 	struct eng_ilayout l;
@@ -70,6 +72,8 @@ int eng_map_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int create,
 	le32 *ps;
 	int r, err, is_dir;
 
+	if (skip)
+		*skip = 1;
 	err = eng_inode_get(w, ino, &inode);
 	if (err)
 		return err;
@@ -95,6 +99,8 @@ int eng_map_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int create,
 			if (!create) {
 				*slot = NULL;
 				*owner = NULL;
+				if (skip)
+					*skip = p.end[k] - fofs;
 				return 0;
 			}
 			err = eng_node_new(w, ino, p.nofs[k], is_dir, &nid, &next);
@@ -119,6 +125,41 @@ int eng_map_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int create,
 	*slot = ENG_NADDR(eng_node(cur), p.ofs[p.depth]);
 	*owner = cur;
 	*ofs = p.ofs[p.depth];
+	return 0;
+}
+
+int eng_map_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int create,
+		 le32 **slot, struct eng_blk **owner, uint32_t *ofs)
+{
+	return map_block(w, ino, fofs, create, slot, owner, ofs, NULL);
+}
+
+int eng_next_mapped(struct f2_engine *w, uint32_t ino, uint64_t fofs, uint64_t end,
+		    uint64_t *next)
+{
+	struct eng_blk *inode, *owner;
+	struct eng_ilayout l;
+	uint64_t max, skip;
+	uint32_t ofs, a;
+	le32 *slot;
+	int err = eng_inode_get(w, ino, &inode);
+
+	if (err)
+		return err;
+	eng_inode_layout(eng_node(inode), w->fs->features, &l);
+	max = f2_node_max_blocks(l.addrs, APB);
+	if (end > max)
+		end = max;	/* nothing is mapped past the largest file */
+	for (; fofs < end; fofs += skip) {
+		skip = 1;
+		err = map_block(w, ino, fofs, 0, &slot, &owner, &ofs, &skip);
+		if (err)
+			return err;
+		a = slot ? f2_le32(*slot) : F2_NULL_ADDR;
+		if (a != F2_NULL_ADDR && a != F2_NEW_ADDR)
+			break;
+	}
+	*next = fofs < end ? fofs : end;
 	return 0;
 }
 

@@ -234,6 +234,11 @@ void eng_inode_layout(const struct f2_node *n, uint32_t features, struct eng_ila
  * With create, missing nodes are made; without, *slot = NULL for holes. */
 int eng_map_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int create,
 		 le32 **slot, struct eng_blk **owner, uint32_t *ofs);
+/* The first block of file ino in [fofs, end) with an address on disk (not
+ * cached blocks), or end: the blocks under a missing node are passed at
+ * once, so the cost follows the nodes present, not the range. */
+int eng_next_mapped(struct f2_engine *w, uint32_t ino, uint64_t fofs, uint64_t end,
+		    uint64_t *next);
 /* Point file block fofs of ino at a new block of log t holding buf. */
 int eng_write_block_at(struct f2_engine *w, uint32_t ino, uint64_t fofs, int t,
 		      const void *buf);
@@ -252,6 +257,22 @@ int eng_inode_get(struct f2_engine *w, uint32_t ino, struct eng_blk **out);
  * *hole set for a hole, cached all the same). */
 int eng_dblk_get(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng_blk **out,
 		 int *hole);
+/* The blocks of directory dir below end that hold something, in order:
+ * those with an address and those only cached (added, not yet placed);
+ * holes are passed over without being read or cached, so a sparse
+ * directory costs its blocks and nodes, not its i_size.  A block cached
+ * after eng_dwalk_start is seen only if mapped.  eng_dwalk_next: 1 with
+ * the block and its index, 0 at the end, or an error; eng_dwalk_end
+ * after either. */
+struct eng_dwalk {
+	uint32_t dir;
+	uint64_t fofs, end;
+	uint64_t *cached;	/* dir's cached blocks below end, ascending */
+	size_t n, i;
+};
+int eng_dwalk_start(struct f2_engine *w, uint32_t dir, uint64_t end, struct eng_dwalk *d);
+int eng_dwalk_next(struct f2_engine *w, struct eng_dwalk *d, struct eng_blk **b, uint64_t *fofs);
+void eng_dwalk_end(struct eng_dwalk *d);
 int eng_dir_add(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t len,
 	       uint32_t ino, uint8_t type);
 /* Find name in dir (casefolded directories: by its fold); *ino gets the

@@ -276,16 +276,6 @@ int f2_engine_repair_sum_type(struct f2_engine *w, uint32_t segno, int node)
 	return sum_edit(w, segno, -1, 0, 0, 0, node ? F2_SUM_TYPE_NODE : F2_SUM_TYPE_DATA);
 }
 
-/* The cached directory block fofs of dir; *out NULL for a hole. */
-static int dblk(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng_blk **out)
-{
-	int hole, err = eng_dblk_get(w, dir, fofs, out, &hole);
-
-	if (!err && hole)
-		*out = NULL;
-	return err;
-}
-
 static int iter_area(struct f2_repair_slot *s, int (*fn)(void *, struct f2_repair_slot *),
 		     void *arg, int *changed)
 {
@@ -309,6 +299,7 @@ int f2_engine_repair_dir_iter(struct f2_engine *w, uint32_t dir,
 {
 	struct eng_blk *inode, *b;
 	struct f2_repair_slot s;
+	struct eng_dwalk dw;
 	struct f2_inode *i;
 	uint64_t nblocks;
 	int err = eng_inode_get(w, dir, &inode), changed;
@@ -342,16 +333,12 @@ int f2_engine_repair_dir_iter(struct f2_engine *w, uint32_t dir,
 	if (nblocks > UINT32_MAX)
 		return eng_fail(w, F2_ECORRUPT, "directory ino %u: size %llu", dir,
 			       (unsigned long long)f2_le64(i->i_size));
-	for (uint64_t f = 0; f < nblocks; f++) {
-		struct f2_dentry_block *d;
+	/* the blocks that exist: i_size may be far past them (the kernel
+	 * punches a directory block when it empties) */
+	err = eng_dwalk_start(w, dir, nblocks, &dw);
+	while (!err && (err = eng_dwalk_next(w, &dw, &b, &s.bidx)) > 0) {
+		struct f2_dentry_block *d = (struct f2_dentry_block *)b->data;
 
-		err = dblk(w, dir, f, &b);
-		if (err)
-			return err;
-		if (!b)
-			continue;
-		d = (struct f2_dentry_block *)b->data;
-		s.bidx = f;
 		s.nr = F2_NR_DENTRY_IN_BLOCK;
 		s.bitmap = d->dentry_bitmap;
 		s.de = d->dentry;
@@ -360,10 +347,9 @@ int f2_engine_repair_dir_iter(struct f2_engine *w, uint32_t dir,
 		err = iter_area(&s, fn, arg, &changed);
 		if (changed)
 			b->dirty = 1;
-		if (err)
-			return err;
 	}
-	return 0;
+	eng_dwalk_end(&dw);
+	return err;
 }
 
 int f2_engine_repair_dir_add(struct f2_engine *w, uint32_t dir, const uint8_t *name, size_t len,
