@@ -10,10 +10,11 @@
  * the older pack, so it is not a finding, only a notice line (no code,
  * so it never changes the exit status or the findings a power-cut test
  * allows).  For neither does -y rewrite anything: the next checkpoint
- * written, by the kernel or by a repair, goes into that pack.  Then the CP_ERROR flag, counters against the
- * geometry, current segments distinct (segment numbers and offsets in
- * range are checked by the library, which refuses the pack otherwise;
- * types and write pointers against the SIT in pass_sit.c), the orphan
+ * written, by the kernel or by a repair, goes into that pack.  Then the
+ * CP_ERROR flag, counters against the geometry, current segments
+ * distinct (segment numbers and offsets in range are checked by the
+ * library, which refuses the pack otherwise; types and write pointers
+ * against the SIT in pass_sit.c), the orphan
  * blocks (count from cp_pack_start_sum, each block's blk_addr, blk_count
  * and entry_count; every ino in range, an inode in use in the NAT,
  * listed once; orphans still linked are reported after the walk), and
@@ -22,9 +23,10 @@
  * After an unclean shutdown it also lists the fsync-ed inodes waiting for
  * roll-forward (the library's read-only scan), as a warning.
  * Repairs (recorded for pass_repair, written only when nothing else is
- * left): the CP_ERROR flag cleared, user_block_count set from the
- * geometry, a log sharing another's segment moved to a free one,
- * the orphan list written from its verified entries.
+ * left): the CP_ERROR flag cleared, counters out of range replaced by
+ * the walk's counts, user_block_count set from the geometry, a log
+ * sharing another's segment moved to a free one, the orphan list written
+ * from its verified entries.
  * Builds: the orphan inodes in ctx->inodes (INO_ORPHAN) and, in list
  * order, ctx->orphan_inos; ctx->nat_bits.
  */
@@ -347,14 +349,24 @@ int pass_cp(struct fsck_ctx *ctx)
 			fs->cp_pack + 1, fs->cp_flags) &&
 	    (err = rep_add(ctx, PR_CP_ERROR_FLAG, RA_NOTE, 0, 0, 0, 0)))
 		return err;
-	if (inodes > nodes || nodes > fs->max_nid)
-		fix_problem(ctx, PR_CP_COUNTER_RANGE,
-			    "checkpoint: valid_inode_count %u, valid_node_count %u, max nid %u",
-			    inodes, nodes, fs->max_nid);
-	if (free_segs > fs->main_segs || ovp > fs->main_segs || rsvd > ovp)
-		fix_problem(ctx, PR_CP_COUNTER_RANGE,
-			    "checkpoint: free_segment_count %u, overprov %u, reserved %u of %u "
-			    "main segments", free_segs, ovp, rsvd, fs->main_segs);
+	/* the walk counts these (pass_counts): the repair's checkpoint
+	 * carries what it found */
+	if ((inodes > nodes || nodes > fs->max_nid) &&
+	    fix_problem(ctx, PR_CP_COUNTER_RANGE, "checkpoint: valid_inode_count %u, "
+			"valid_node_count %u, max nid %u", inodes, nodes, fs->max_nid) &&
+	    (err = rep_add(ctx, PR_CP_COUNTER_RANGE, RA_NOTE, 0, 0, 0, 0)))
+		return err;
+	if (free_segs > fs->main_segs &&
+	    fix_problem(ctx, PR_CP_COUNTER_RANGE, "checkpoint: free_segment_count %u of %u main "
+			"segments", free_segs, fs->main_segs) &&
+	    (err = rep_add(ctx, PR_CP_COUNTER_RANGE, RA_NOTE, 0, 0, 0, 0)))
+		return err;
+	if (ovp > fs->main_segs || rsvd > ovp) {
+		ctx->no_repair = "not found by the walk";
+		fix_problem(ctx, PR_CP_COUNTER_RANGE, "checkpoint: overprov %u, reserved %u of %u "
+			    "main segments", ovp, rsvd, fs->main_segs);
+		ctx->no_repair = NULL;
+	}
 	if (!user || user >= (uint64_t)fs->main_segs * F2_BLKS_PER_SEG) {
 		err = check_user_blocks(ctx, user);
 		if (err)

@@ -186,3 +186,4 @@ preen_pair() {
 @test "076-nat-addr-data" { run_case 076-nat-addr-data; }
 @test "077-cp-head-damaged" { run_case 077-cp-head-damaged; }
 @test "078-sb-both-bad" { run_case 078-sb-both-bad; }
+@test "079-cp-node-count-range" { run_case 079-cp-node-count-range; }
