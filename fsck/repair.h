@@ -44,6 +44,7 @@ enum rep_kind {
 	RA_NAT_BITS,		/* recompute nat_bits */
 	RA_NAT_RESERVED,	/* a nid (0, node or meta inode): reset the entry */
 	RA_USER_BLOCKS,		/* d user_block_count */
+	RA_CP_RESERVE,		/* a rsvd_segment_count, b overprov_segment_count */
 	RA_CURSEG_MOVE,		/* a log: to a fresh segment (it shares one) */
 };
 

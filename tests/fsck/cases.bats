@@ -187,3 +187,5 @@ preen_pair() {
 @test "077-cp-head-damaged" { run_case 077-cp-head-damaged; }
 @test "078-sb-both-bad" { run_case 078-sb-both-bad; }
 @test "079-cp-node-count-range" { run_case 079-cp-node-count-range; }
+@test "080-cp-overprov-range" { run_case 080-cp-overprov-range; }
+@test "081-cp-reserve-both-packs" { run_case 081-cp-reserve-both-packs; }
