@@ -189,3 +189,5 @@ preen_pair() {
 @test "079-cp-node-count-range" { run_case 079-cp-node-count-range; }
 @test "080-cp-overprov-range" { run_case 080-cp-overprov-range; }
 @test "081-cp-reserve-both-packs" { run_case 081-cp-reserve-both-packs; }
+@test "082-sb-primary-cp-payload" { run_case 082-sb-primary-cp-payload; }
+@test "085-sb-backup-cp-payload" { run_case 085-sb-backup-cp-payload; }
