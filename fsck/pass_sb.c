@@ -5,8 +5,8 @@
  * Checks: each copy (block 0 and block 1, at byte 1024) on its own
  * through the library's verifier (magic, sizes, area order and bounds,
  * crc with sb_checksum), then that the two copies are identical (of two
- * that verify but differ, the library uses one with which a checkpoint
- * loads: lib/fs/sb_choose.c); feature bits this version
+ * that verify but differ, the library uses the one the checkpoint and
+ * the inodes agree with: lib/fs/sb_choose.c); feature bits this version
  * does not implement (one that changes what the check reads stops it
  * here); with casefold an encoding the kernel knows (s_encoding 1,
  * utf8-12.1; the tree walk then folds names, else it leaves the names of

@@ -190,4 +190,6 @@ preen_pair() {
 @test "080-cp-overprov-range" { run_case 080-cp-overprov-range; }
 @test "081-cp-reserve-both-packs" { run_case 081-cp-reserve-both-packs; }
 @test "082-sb-primary-cp-payload" { run_case 082-sb-primary-cp-payload; }
+@test "083-sb-primary-features" { run_case 083-sb-primary-features; }
+@test "084-sb-primary-features-nocrc" { run_case 084-sb-primary-features-nocrc; }
 @test "085-sb-backup-cp-payload" { run_case 085-sb-backup-cp-payload; }

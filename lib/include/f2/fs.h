@@ -3,8 +3,8 @@
  * f2/fs.h - the read path of the engine: an opened file system.
  *
  * f2_fs_open() picks the superblock (primary, else backup; of two valid
- * copies that differ, one with which a checkpoint loads) and the newest
- * valid checkpoint pack, loads the NAT/SIT version bitmaps, the NAT and SIT
+ * copies that differ, the one the checkpoint and the inodes agree with)
+ * and the newest valid checkpoint pack, loads the NAT/SIT version bitmaps, the NAT and SIT
  * journals and the summaries of the current segments, and maps every
  * device of a multi-device volume into one block address space.  Nothing
  * else is loaded eagerly: NAT, SIT and SSA blocks are read on demand, so
