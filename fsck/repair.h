@@ -69,8 +69,9 @@ int rep_nat_clear(struct fsck_ctx *ctx, uint32_t code, uint32_t nid);
 int rep_nat_ino(struct fsck_ctx *ctx, uint32_t code, uint32_t nid, uint32_t ino);
 /* The overlay alone: nid will be owned by ino (and at blkaddr, when not 0). */
 int rep_nat_overlay(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t blkaddr);
-/* Free entry nid (owner ino) for problem code, unless relocate_lost()
- * then finds its node intact in another block (relocate.c). */
+/* Free entry nid (owner ino; 0 or an impossible one: unknown) for
+ * problem code, unless relocate_lost() then finds its node intact in
+ * another block (relocate.c). */
 int rep_nat_lost(struct fsck_ctx *ctx, uint32_t code, uint32_t nid, uint32_t ino);
 /* After the NAT scan: re-point the entries rep_nat_lost() freed whose
  * node is found. */

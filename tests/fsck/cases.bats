@@ -193,3 +193,10 @@ preen_pair() {
 @test "083-sb-primary-features" { run_case 083-sb-primary-features; }
 @test "084-sb-primary-features-nocrc" { run_case 084-sb-primary-features-nocrc; }
 @test "085-sb-backup-cp-payload" { run_case 085-sb-backup-cp-payload; }
+@test "086-nat-entry-garbage" {
+	run_case 086-nat-entry-garbage;
+	# the file is kept, its content intact (std_tree in lib.sh)
+	mkdir -p "$BATS_TEST_TMPDIR/x"
+	"$DUMP" --extract /d1/d2/mid --output "$BATS_TEST_TMPDIR/x" "$BATS_TEST_TMPDIR/img"
+	cmp "$BATS_TEST_TMPDIR/x/mid" <(seq 1 200)
+}
