@@ -125,6 +125,11 @@ struct cp_counts {
 	uint32_t valid_nodes, valid_inodes, free_segs;
 };
 int repair_cp_counters(struct fsck_ctx *ctx, const struct cp_counts *c);
+/* The GC reserve and overprovision counts are possible (cp_reserve.c). */
+int cp_reserve_ok(const struct f2_fs *fs, uint32_t rsvd, uint32_t ovp);
+/* Report the checkpoint's when they are not; an accepted fix records
+ * the counts chosen (RA_CP_RESERVE), *ovp becomes the new one. */
+int cp_reserve_check(struct fsck_ctx *ctx, uint32_t *ovp);
 
 /* Shared helpers. */
 /* Block index in the main area, or -1 when blkaddr is outside. */

@@ -10,9 +10,10 @@
  * the older pack, so it is not a finding, only a notice line (no code,
  * so it never changes the exit status or the findings a power-cut test
  * allows).  For neither does -y rewrite anything: the next checkpoint
- * written, by the kernel or by a repair, goes into that pack.  Then the CP_ERROR flag, counters against the
- * geometry, current segments distinct (segment numbers and offsets in
- * range are checked by the library, which refuses the pack otherwise;
+ * written, by the kernel or by a repair, goes into that pack.  Then the
+ * CP_ERROR flag, counters against the geometry (the GC reserve in
+ * cp_reserve.c), current segments distinct (segment numbers and offsets
+ * in range are checked by the library, which refuses the pack otherwise;
  * types and write pointers against the SIT in pass_sit.c), the orphan
  * blocks (count from cp_pack_start_sum, each block's blk_addr, blk_count
  * and entry_count; every ino in range, an inode in use in the NAT,
@@ -22,9 +23,10 @@
  * After an unclean shutdown it also lists the fsync-ed inodes waiting for
  * roll-forward (the library's read-only scan), as a warning.
  * Repairs (recorded for pass_repair, written only when nothing else is
- * left): the CP_ERROR flag cleared, user_block_count set from the
- * geometry, a log sharing another's segment moved to a free one,
- * the orphan list written from its verified entries.
+ * left): the CP_ERROR flag cleared, counters out of range replaced (by
+ * the walk's counts, the GC reserve by cp_reserve.c's), user_block_count
+ * set from the geometry, a log sharing another's segment moved to a free
+ * one, the orphan list written from its verified entries.
  * Builds: the orphan inodes in ctx->inodes (INO_ORPHAN) and, in list
  * order, ctx->orphan_inos; ctx->nat_bits.
  */
@@ -206,13 +208,13 @@ static void roll_forward_scan(struct fsck_ctx *ctx)
 /*
  * user_block_count is 0 or not below the main area (the kernel refuses
  * the checkpoint): the repair sets it as mkfs does, from the main
- * segments less the overprovision ones.  On a zoned volume the usable
+ * segments less the overprovision ones (as repaired, when they were out of
+ * range: cp_reserve.c).  On a zoned volume the usable
  * segments depend on the zone capacities, which the image does not hold.
  */
-static int check_user_blocks(struct fsck_ctx *ctx, uint64_t user)
+static int check_user_blocks(struct fsck_ctx *ctx, uint64_t user, uint32_t ovp)
 {
 	struct f2_fs *fs = ctx->fs;
-	uint32_t ovp = f2_le32(fs->cp->overprov_segment_count);
 	uint64_t want = (uint64_t)(fs->main_segs - ovp) * F2_BLKS_PER_SEG;
 	int yes;
 
@@ -298,7 +300,7 @@ int pass_cp(struct fsck_ctx *ctx)
 	int other = 1 - fs->cp_pack, err;
 	uint32_t nodes = f2_le32(cp->valid_node_count), inodes = f2_le32(cp->valid_inode_count);
 	uint32_t free_segs = f2_le32(cp->free_segment_count);
-	uint32_t ovp = f2_le32(cp->overprov_segment_count), rsvd = f2_le32(cp->rsvd_segment_count);
+	uint32_t ovp = f2_le32(cp->overprov_segment_count);
 	uint64_t user = f2_le64(cp->user_block_count);
 
 	vmsg(ctx, "checkpoint: pack %d in use, version %llu, flags 0x%x", fs->cp_pack + 1,
@@ -347,16 +349,23 @@ int pass_cp(struct fsck_ctx *ctx)
 			fs->cp_pack + 1, fs->cp_flags) &&
 	    (err = rep_add(ctx, PR_CP_ERROR_FLAG, RA_NOTE, 0, 0, 0, 0)))
 		return err;
-	if (inodes > nodes || nodes > fs->max_nid)
-		fix_problem(ctx, PR_CP_COUNTER_RANGE,
-			    "checkpoint: valid_inode_count %u, valid_node_count %u, max nid %u",
-			    inodes, nodes, fs->max_nid);
-	if (free_segs > fs->main_segs || ovp > fs->main_segs || rsvd > ovp)
-		fix_problem(ctx, PR_CP_COUNTER_RANGE,
-			    "checkpoint: free_segment_count %u, overprov %u, reserved %u of %u "
-			    "main segments", free_segs, ovp, rsvd, fs->main_segs);
+	/* the walk counts these (pass_counts): the repair's checkpoint
+	 * carries what it found */
+	if ((inodes > nodes || nodes > fs->max_nid) &&
+	    fix_problem(ctx, PR_CP_COUNTER_RANGE, "checkpoint: valid_inode_count %u, "
+			"valid_node_count %u, max nid %u", inodes, nodes, fs->max_nid) &&
+	    (err = rep_add(ctx, PR_CP_COUNTER_RANGE, RA_NOTE, 0, 0, 0, 0)))
+		return err;
+	if (free_segs > fs->main_segs &&
+	    fix_problem(ctx, PR_CP_COUNTER_RANGE, "checkpoint: free_segment_count %u of %u main "
+			"segments", free_segs, fs->main_segs) &&
+	    (err = rep_add(ctx, PR_CP_COUNTER_RANGE, RA_NOTE, 0, 0, 0, 0)))
+		return err;
+	err = cp_reserve_check(ctx, &ovp);
+	if (err)
+		return err;
 	if (!user || user >= (uint64_t)fs->main_segs * F2_BLKS_PER_SEG) {
-		err = check_user_blocks(ctx, user);
+		err = check_user_blocks(ctx, user, ovp);
 		if (err)
 			return err;
 	}

@@ -8,8 +8,9 @@
  * named by no other entry; per NAT block the count of used entries is
  * checked against nat_bits (full / empty) when the checkpoint has them.
  * An entry freed for a bad block address (outside the main area, or
- * another node's) is then re-pointed to its node's intact block when
- * relocate.c finds one.
+ * another node's), or for an impossible ino whose block is not the
+ * node's, is then re-pointed to its node's intact block when relocate.c
+ * finds one.
  * Builds: ctx->nat_used (nids in use), ctx->nat_blocks (their blocks).
  *
  * Unreachable (after the tree walk): every nid in use that the walk did
@@ -180,11 +181,13 @@ static int one_nat(void *arg, const struct f2_nat_info *ni)
 	if (!ni->ino || ni->ino <= F2_META_INO || ni->ino >= fs->max_nid) {
 		uint32_t owner = idx < 0 ? 0 : footer_owner(ctx, ni->nid, ni->blkaddr);
 
+		/* when the block is not the node's, its node may be intact
+		 * elsewhere: relocate.c looks for it by its nid */
 		if (fix_problem(ctx, PR_NAT_INO_RANGE, "nid %u: NAT ino %u out of range (3..%u)%s",
 				ni->nid, ni->ino, fs->max_nid - 1,
 				owner ? "; its node's footer names a valid owner" : ""))
 			return owner ? rep_nat_ino(ctx, PR_NAT_INO_RANGE, ni->nid, owner)
-				     : rep_nat_clear(ctx, PR_NAT_INO_RANGE, ni->nid);
+				     : rep_nat_lost(ctx, PR_NAT_INO_RANGE, ni->nid, 0);
 		return 0;
 	}
 	if (idx < 0) {

@@ -15,8 +15,8 @@
  * the checkpoint (the FSCK and ERROR flags cleared).  Logs sharing a
  * segment move to fresh ones right after the SIT is set; the orphan list
  * is written from the entries pass_cp verified, less those still linked;
- * reserved NAT entries are reset and user_block_count set with the other
- * NAT entries.
+ * reserved NAT entries are reset, and user_block_count and the GC reserve
+ * set, with the other NAT entries.
  * When an error is left that this version cannot repair, nothing is
  * written: a partial repair could lose what the walk could not see.
  * When the newest checkpoint pack is damaged and the older one was
@@ -362,6 +362,8 @@ static int apply(struct fsck_ctx *ctx, struct f2_engine *w)
 
 		if (a->kind == RA_USER_BLOCKS) {
 			f2_engine_repair_user_blocks(w, a->d);
+		} else if (a->kind == RA_CP_RESERVE) {
+			f2_engine_repair_reserve(w, a->a, a->b);
 		} else if (a->kind == RA_NAT_RESERVED) {
 			err = f2_engine_repair_nat_reserved(w, a->a);
 		} else if (a->kind == RA_NAT_MOVE) {

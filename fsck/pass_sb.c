@@ -4,18 +4,21 @@
  *
  * Checks: each copy (block 0 and block 1, at byte 1024) on its own
  * through the library's verifier (magic, sizes, area order and bounds,
- * crc with sb_checksum), then that the two copies are identical; feature
- * bits this version does not implement (one that changes what the check
- * reads stops it here); with casefold an encoding the kernel knows
- * (s_encoding 1, utf8-12.1; the tree walk then folds names, else it
- * leaves the names of casefolded directories alone); the stop reasons and
- * errors the kernel recorded (s_stop_reason[], s_errors[]).  Repairs: a
- * bad copy is rewritten from the good one, a backup that differs is
- * rewritten from the primary, through the library's superblock writer
- * (f2_sb_write_copies): the block, then the sector with the magic, so a
- * copy that had no good magic gets one only when the rest is down, and
- * the other copy is never touched.  The kernel's records are cleared by
- * the last phase (pass_sb_records), once the full check has left nothing.
+ * crc with sb_checksum), then that the two copies are identical (of two
+ * that verify but differ, the library uses the one the checkpoint and
+ * the inodes agree with: lib/fs/sb_choose.c); feature bits this version
+ * does not implement (one that changes what the check reads stops it
+ * here); with casefold an encoding the kernel knows (s_encoding 1,
+ * utf8-12.1; the tree walk then folds names, else it leaves the names of
+ * casefolded directories alone); the stop reasons and errors the kernel
+ * recorded (s_stop_reason[], s_errors[]).  Repairs: a bad copy is
+ * rewritten from the good one, a copy that differs from the one in use
+ * (the primary unless the evidence was against it) from that one,
+ * through the library's superblock writer (f2_sb_write_copies): the
+ * block, then the sector with the magic, so a copy that had no good
+ * magic gets one only when the rest is down, and the other copy is never
+ * touched.  The kernel's records are cleared by the last phase
+ * (pass_sb_records), once the full check has left nothing.
  * Builds: nothing.
  */
 #include <stdio.h>
@@ -96,6 +99,10 @@ int pass_sb(struct fsck_ctx *ctx)
 		if (fix_problem(ctx, PR_SB_PRIMARY_BAD, "superblock 0 (block 0): %s; backup is valid",
 				fs->sb_why[0]))
 			problem_fixed(ctx, PR_SB_PRIMARY_BAD, copy_sb(ctx, 1, 0) == 0);
+	} else if (fs->sb_which == 1 && fs->sb_overruled) {
+		if (fix_problem(ctx, PR_SB_PRIMARY_WRONG, "superblock 0 (block 0): %s",
+				fs->sb_why[0]))
+			problem_fixed(ctx, PR_SB_PRIMARY_WRONG, copy_sb(ctx, 1, 0) == 0);
 	} else if (!fs->sb_valid[1]) {
 		if (fix_problem(ctx, PR_SB_BACKUP_BAD, "superblock 1 (block 1): %s", fs->sb_why[1]))
 			problem_fixed(ctx, PR_SB_BACKUP_BAD, copy_sb(ctx, 0, 1) == 0);
@@ -107,7 +114,9 @@ int pass_sb(struct fsck_ctx *ctx)
 		while (blk[0][F2_SUPER_OFFSET + i] == blk[1][F2_SUPER_OFFSET + i])
 			i++;
 		if (fix_problem(ctx, PR_SB_COPIES_DIFFER,
-				"superblocks 0 and 1 differ first at byte 0x%zx of the superblock", i))
+				"superblocks 0 and 1 differ first at byte 0x%zx of the superblock%s%s",
+				i, fs->sb_overruled ? "; superblock 1: " : "",
+				fs->sb_overruled ? fs->sb_why[1] : ""))
 			problem_fixed(ctx, PR_SB_COPIES_DIFFER, copy_sb(ctx, 0, 1) == 0);
 	}
 	check_features(ctx);

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * relocate.c - NAT entries the NAT phase frees as bad (a block address
- * outside the main area, or another node's block) whose node is still
- * intact elsewhere: after the scan, the valid blocks of node segments
- * that no NAT entry names are read, and a block whose footer names the
- * entry's nid and owner (an inode's owner is itself), written no later
- * than the checkpoint in use (footer version), and, for an inode, that
- * parses with a good checksum, becomes the entry's block instead: the
- * repair re-points the entry (RA_NAT_MOVE) and the file is kept.  Two
- * such blocks of one version are ambiguous: the entry is freed.
+ * outside the main area, or another node's block, or an impossible
+ * owner) whose node is still intact elsewhere: after the scan, the valid
+ * blocks of node segments that no NAT entry names are read, and a block
+ * whose footer names the entry's nid and owner (an inode's owner is
+ * itself; when the entry's owner is unknown, any possible one the footer
+ * names, which the entry then takes), written no later than the
+ * checkpoint in use (footer version), and, for an inode, that parses
+ * with a good checksum, becomes the entry's block instead: the repair
+ * re-points the entry (RA_NAT_MOVE) and the file is kept.  Two such
+ * blocks of one version are ambiguous: the entry is freed.
  * Builds: ctx->lost (the freed entries, searched once, then dropped).
  */
 #include <errno.h>
@@ -19,15 +21,20 @@
 #include "repair.h"
 
 struct found {
-	uint32_t blkaddr;
+	uint32_t blkaddr, ino;
 	uint64_t ver;
 	int ambiguous;
 };
 
+static int ino_ok(const struct f2_fs *fs, uint32_t ino)
+{
+	return ino > F2_META_INO && ino < fs->max_nid;
+}
+
 int rep_nat_lost(struct fsck_ctx *ctx, uint32_t code, uint32_t nid, uint32_t ino)
 {
-	if (ino <= F2_META_INO || ino >= ctx->fs->max_nid)
-		return rep_nat_clear(ctx, code, nid);	/* no owner to match */
+	if (ino && !ino_ok(ctx->fs, ino))
+		ino = 0;	/* the owner is unknown: the footer names it */
 	if (grow_array(&ctx->lost, ctx->nlost, sizeof(*ctx->lost)))
 		return -ENOMEM;
 	ctx->lost[ctx->nlost].nid = nid;
@@ -48,7 +55,10 @@ static int matches(struct fsck_ctx *ctx, const struct f2_node *n, unsigned k,
 {
 	uint32_t nid = ctx->lost[k].nid, ino = ctx->lost[k].ino;
 
-	if (f2_le32(n->footer.nid) != nid || f2_le32(n->footer.ino) != ino)
+	if (!ino)
+		ino = f2_le32(n->footer.ino);
+	if (f2_le32(n->footer.nid) != nid || f2_le32(n->footer.ino) != ino ||
+	    !ino_ok(ctx->fs, ino))
 		return 0;
 	if (version(ctx->fs, f2_le64(n->footer.cp_ver)) > version(ctx->fs, ctx->fs->cp_ver))
 		return 0;
@@ -93,7 +103,7 @@ static void consider(struct fsck_ctx *ctx, const struct f2_node *n, uint32_t blk
 			continue;
 		v = version(ctx->fs, f2_le64(n->footer.cp_ver));
 		if (!f[k].blkaddr || v > f[k].ver) {
-			f[k] = (struct found){ blkaddr, v, 0 };
+			f[k] = (struct found){ blkaddr, f2_le32(n->footer.ino), v, 0 };
 		} else if (v == f[k].ver) {
 			f[k].ambiguous = 1;
 		}
@@ -103,7 +113,7 @@ static void consider(struct fsck_ctx *ctx, const struct f2_node *n, uint32_t blk
 /* Entry k's block is f: the recorded clear becomes a move. */
 static int repoint(struct fsck_ctx *ctx, unsigned k, const struct found *f)
 {
-	uint32_t nid = ctx->lost[k].nid, ino = ctx->lost[k].ino;
+	uint32_t nid = ctx->lost[k].nid, ino = f->ino;
 	int64_t idx = main_idx(ctx, f->blkaddr);
 
 	for (unsigned i = 0; i < ctx->nacts; i++) {

@@ -44,6 +44,7 @@ enum rep_kind {
 	RA_NAT_BITS,		/* recompute nat_bits */
 	RA_NAT_RESERVED,	/* a nid (0, node or meta inode): reset the entry */
 	RA_USER_BLOCKS,		/* d user_block_count */
+	RA_CP_RESERVE,		/* a rsvd_segment_count, b overprov_segment_count */
 	RA_CURSEG_MOVE,		/* a log: to a fresh segment (it shares one) */
 	RA_SUM_SET,		/* a blkaddr, b nid, c ofs_in_node, d version: its SSA entry */
 	RA_SUM_TYPE,		/* a segno, b 1 node / 0 data: its summary's type */
@@ -70,8 +71,9 @@ int rep_nat_clear(struct fsck_ctx *ctx, uint32_t code, uint32_t nid);
 int rep_nat_ino(struct fsck_ctx *ctx, uint32_t code, uint32_t nid, uint32_t ino);
 /* The overlay alone: nid will be owned by ino (and at blkaddr, when not 0). */
 int rep_nat_overlay(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t blkaddr);
-/* Free entry nid (owner ino) for problem code, unless relocate_lost()
- * then finds its node intact in another block (relocate.c). */
+/* Free entry nid (owner ino; 0 or an impossible one: unknown) for
+ * problem code, unless relocate_lost() then finds its node intact in
+ * another block (relocate.c). */
 int rep_nat_lost(struct fsck_ctx *ctx, uint32_t code, uint32_t nid, uint32_t ino);
 /* After the NAT scan: re-point the entries rep_nat_lost() freed whose
  * node is found. */

@@ -139,6 +139,8 @@ int eng_open(struct f2_fs *fs, const struct f2_engine_opts *o, struct f2_engine 
 	w->ckpt_flags = fs->cp_flags;
 	w->valid_blocks = f2_le64(cp->valid_block_count);
 	w->user_blocks = f2_le64(cp->user_block_count);
+	w->rsvd_segs = f2_le32(cp->rsvd_segment_count);
+	w->ovp_segs = f2_le32(cp->overprov_segment_count);
 	w->valid_nodes = f2_le32(cp->valid_node_count);
 	w->valid_inodes = f2_le32(cp->valid_inode_count);
 	w->next_nid = f2_le32(cp->next_free_nid);
@@ -224,6 +226,8 @@ int f2_engine_checkpoint(struct f2_engine *w)
 	f2_set_le64(cp->checkpoint_ver, ver);
 	f2_set_le64(cp->valid_block_count, w->valid_blocks);
 	f2_set_le64(cp->user_block_count, w->user_blocks);
+	f2_set_le32(cp->rsvd_segment_count, w->rsvd_segs);
+	f2_set_le32(cp->overprov_segment_count, w->ovp_segs);
 	f2_set_le32(cp->free_segment_count, w->free_segs);
 	for (int i = 0; i < F2_NR_CURSEG_DATA; i++) {
 		f2_set_le32(cp->cur_data_segno[i], w->cur[F2_CURSEG_HOT_DATA + i].segno);

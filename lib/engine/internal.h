@@ -82,6 +82,7 @@ struct f2_engine {
 
 	uint64_t valid_blocks, user_blocks;
 	uint32_t valid_nodes, valid_inodes;
+	uint32_t rsvd_segs, ovp_segs;		/* GC reserve, overprovision */
 	uint64_t cp_ver;			/* the committed checkpoint */
 	int cp_pack;				/* pack of the committed checkpoint */
 	uint32_t ckpt_flags;

@@ -3,10 +3,10 @@
  * engine/repair.c - write-engine primitives for fsck.f2fs's repairs
  * (f2/repair.h): setting SIT entries, the free map, counters and NAT
  * entries to what a full walk found, resetting reserved NAT entries,
- * user_block_count, moving a log off a shared segment, loading a node
- * whose footer is wrong, moving a data block, setting a summary entry,
- * editing directory slots
- * and recomputing nat_bits.  Built on the engine's internals (engine/internal.h) without
+ * user_block_count and the GC reserve, moving a log off a shared
+ * segment, loading a node whose footer is wrong, moving a data block,
+ * setting a summary entry, editing directory slots and recomputing
+ * nat_bits.  Built on the engine's internals (engine/internal.h) without
  * changing them; everything is committed by f2_engine_checkpoint().
  */
 #include <errno.h>
@@ -153,6 +153,12 @@ int f2_engine_repair_nat_reserved(struct f2_engine *w, uint32_t nid)
 void f2_engine_repair_user_blocks(struct f2_engine *w, uint64_t blocks)
 {
 	w->user_blocks = blocks;
+}
+
+void f2_engine_repair_reserve(struct f2_engine *w, uint32_t rsvd, uint32_t ovp)
+{
+	w->rsvd_segs = rsvd;
+	w->ovp_segs = ovp;
 }
 
 int f2_engine_repair_curseg_move(struct f2_engine *w, int t)

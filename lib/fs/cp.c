@@ -14,8 +14,7 @@
 #include "f2/crc.h"
 #include "f2/errors.h"
 #include "f2/fs.h"
-
-int f2_cp_load(struct f2_fs *fs, int force_pack);
+#include "internal.h"
 
 #define PACK_FAIL(info, ...) \
 	(snprintf((info)->why, F2_WHY_LEN, __VA_ARGS__), F2_ECORRUPT)

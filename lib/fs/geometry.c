@@ -287,18 +287,41 @@ static int place_meta(const struct f2_geom_params *p, struct f2_geom *g,
 	return 0;
 }
 
+int f2_geometry_reserve(uint32_t main_segs, uint32_t usable, uint32_t sections, double ratio,
+			struct f2_reserve *r, const char **why)
+{
+	uint32_t usable_per_sec;
+
+	if (!sections || !usable)
+		return fail(why, "no usable main area", F2_ETOOSMALL);
+	usable_per_sec = (uint32_t)div_up(usable, sections);
+	r->ratio = ratio > 0 ? ratio : best_overprovision(main_segs, usable, usable_per_sec);
+	if (r->ratio <= 0)
+		return fail(why, "no overprovision ratio fits this device", F2_ETOOSMALL);
+	r->reserved = (uint32_t)reserved_for(r->ratio, usable_per_sec);
+	if (main_segs < F2_NR_CURSEG || main_segs - F2_NR_CURSEG < r->reserved ||
+	    usable <= r->reserved)
+		return fail(why, "the main area is smaller than the GC reserve", F2_ETOOSMALL);
+	r->overprov = (uint32_t)((usable - r->reserved) * r->ratio / 100);
+	r->overprov += r->reserved;
+	if (usable <= r->overprov)
+		return fail(why, "overprovisioning leaves no space for data", F2_ETOOSMALL);
+	return 0;
+}
+
 /*
  * Usable segments, counted the way the reference does: every segment of
  * each regular device (including a tail that does not fill a zone) and, on
  * host-managed devices, the segments below each zone's capacity, less the
- * metadata.  Reserve and overprovision use them, with the reserve in units
- * of their average per section; what is left is the users'.
+ * metadata.  Reserve and overprovision use them (f2_geometry_reserve);
+ * what is left is the users'.
  */
 static int count_space(const struct f2_geom_params *p, struct f2_geom *g, const char **why)
 {
 	const uint32_t blks_per_seg = F2_BLKS_PER_SEG;
 	uint64_t usable = 0, meta_segs;
-	uint32_t usable_per_sec;
+	struct f2_reserve r;
+	int err;
 
 	for (uint32_t i = 0; i < p->ndevs; i++)
 		usable += p->devs[i].host_managed ? p->devs[i].zone_usable_segs :
@@ -307,23 +330,13 @@ static int count_space(const struct f2_geom_params *p, struct f2_geom *g, const 
 	if (usable <= meta_segs + F2_NR_CURSEG || usable - meta_segs > 0xFFFFFFFFull)
 		return fail(why, "zone capacities leave no usable main area", F2_ETOOSMALL);
 	g->usable_segments = (uint32_t)(usable - meta_segs);
-	usable_per_sec = (uint32_t)div_up(g->usable_segments, g->section_count);
-
-	g->overprovision = p->overprovision > 0 ? p->overprovision :
-			   best_overprovision(g->segment_count_main, g->usable_segments,
-					      usable_per_sec);
-	if (g->overprovision <= 0)
-		return fail(why, "no overprovision ratio fits this device", F2_ETOOSMALL);
-	g->reserved_segments = (uint32_t)reserved_for(g->overprovision, usable_per_sec);
-	if (g->segment_count_main < F2_NR_CURSEG ||
-	    g->segment_count_main - F2_NR_CURSEG < g->reserved_segments ||
-	    g->usable_segments <= g->reserved_segments)
-		return fail(why, "the main area is smaller than the GC reserve", F2_ETOOSMALL);
-	g->overprov_segments = (uint32_t)((g->usable_segments - g->reserved_segments) *
-					  g->overprovision / 100);
-	g->overprov_segments += g->reserved_segments;
-	if (g->usable_segments <= g->overprov_segments)
-		return fail(why, "overprovisioning leaves no space for data", F2_ETOOSMALL);
+	err = f2_geometry_reserve(g->segment_count_main, g->usable_segments, g->section_count,
+				  p->overprovision, &r, why);
+	if (err)
+		return err;
+	g->overprovision = r.ratio;
+	g->reserved_segments = r.reserved;
+	g->overprov_segments = r.overprov;
 	g->user_block_count = (uint64_t)(g->usable_segments - g->overprov_segments) *
 			      blks_per_seg;
 	return 0;

@@ -12,8 +12,7 @@
 #include "f2/crc.h"
 #include "f2/fs.h"
 #include "f2/io.h"
-
-int f2_cp_load(struct f2_fs *fs, int force_pack);	/* cp.c */
+#include "internal.h"
 
 int f2_fs_fail(struct f2_fs *fs, int err, const char *fmt, ...)
 {
@@ -162,7 +161,13 @@ static int map_devices(struct f2_fs *fs)
 	return 0;
 }
 
-static int fs_alloc(struct f2_fs **out)
+int f2_fs_layout(struct f2_fs *fs)
+{
+	derive_geometry(fs);
+	return map_devices(fs);
+}
+
+int f2_fs_alloc(struct f2_fs **out)
 {
 	struct f2_fs *fs = calloc(1, sizeof(*fs));
 
@@ -194,7 +199,7 @@ static int finish_open(struct f2_fs *fs, const struct f2_fs_opts *o)
 	if (o && o->sb_only)
 		return 0;
 	err = f2_cp_load(fs, o ? o->force_pack : 0);
-	return err;
+	return f2_sb_choose(fs, o ? o->force_pack : 0, err);
 }
 
 static void report_backup(struct f2_fs *fs, const struct f2_fs_opts *o)
@@ -210,7 +215,7 @@ static void report_backup(struct f2_fs *fs, const struct f2_fs_opts *o)
 int f2_fs_open_io(struct f2_io *io, const struct f2_fs_opts *o, struct f2_fs **out)
 {
 	struct f2_fs *fs;
-	int err = fs_alloc(&fs);
+	int err = f2_fs_alloc(&fs);
 
 	if (err)
 		return err;
@@ -220,10 +225,8 @@ int f2_fs_open_io(struct f2_io *io, const struct f2_fs_opts *o, struct f2_fs **o
 		fs->warn_ctx = o->warn_ctx;
 	}
 	err = pick_sb(fs, 0);
-	if (!err) {
-		derive_geometry(fs);
-		err = map_devices(fs);
-	}
+	if (!err)
+		err = f2_fs_layout(fs);
 	if (!err) {
 		report_backup(fs, o);
 		err = finish_open(fs, o);
@@ -281,7 +284,7 @@ int f2_fs_open(const char *path, const struct f2_fs_opts *o, struct f2_fs **out)
 {
 	struct f2_fs *fs;
 	struct f2_io *io;
-	int err = fs_alloc(&fs);
+	int err = f2_fs_alloc(&fs);
 
 	if (err)
 		return err;
@@ -298,8 +301,7 @@ int f2_fs_open(const char *path, const struct f2_fs_opts *o, struct f2_fs **out)
 	err = pick_sb(fs, 0);
 	if (err)
 		return err;
-	derive_geometry(fs);
-	err = map_devices(fs);
+	err = f2_fs_layout(fs);
 	if (err)
 		return err;
 	report_backup(fs, o);

@@ -185,13 +185,15 @@ bad_sb_image() {
 	local img=$BATS_TEST_TMPDIR/img
 	truncate -s 1G "$img"
 	"$MKFS" -q -f "$img" >/dev/null
-	# a free segment count beyond the main area: out of range (no repair)
-	"$F2FIELD" "$img" set cp.free_segment_count 0x7fffffff
-	"$F2FIELD" "$img" fixcrc cp
+	# casefolding with an encoding this version does not know (no
+	# repair), in both superblock copies
+	"$F2FIELD" "$img" set sb.feature $(( $("$F2FIELD" "$img" get sb.feature | cut -d' ' -f3) | 0x1000 ))
+	"$F2FIELD" "$img" set sb.s_encoding 99
+	dd if="$img" of="$img" bs=4096 count=1 seek=1 conv=notrunc status=none
 	run timeout 20 "$FSCK" -p -f "$img" </dev/null
 	echo "$output"
 	[ "$status" -eq 4 ]
-	[[ "$output" == *"0x020004 CP_COUNTER_RANGE"* ]]
+	[[ "$output" == *"0x010009 SB_ENCODING"* ]]
 	[[ "$output" == *"run fsck.f2fs manually"* ]]
 }
 

@@ -128,11 +128,11 @@ plant_records() {
 
 @test "stop reasons: kept when the check leaves an error it cannot repair" {
 	local rc before
-	plant "$IMG" "s_errors[0]=0x01"
-	# an error this version reports but cannot repair: a checkpoint counter
-	# out of range (0x020004 has no repair)
-	"$F2FIELD" "$IMG" set cp.valid_inode_count 4000000000
-	"$F2FIELD" "$IMG" fixcrc cp
+	# an error this version reports but cannot repair: casefolding with
+	# an encoding it does not know (0x010009 has no repair)
+	plant "$IMG" "s_errors[0]=0x01" \
+		"feature=$(( $("$F2FIELD" "$IMG" get sb.feature | cut -d' ' -f3) | 0x1000 ))" \
+		"s_encoding=99"
 	rc=0; "$FSCK" -f -y "$IMG" </dev/null >"$BATS_TEST_TMPDIR/y" 2>&1 || rc=$?
 	cat "$BATS_TEST_TMPDIR/y"
 	[ $((rc & 4)) -eq 4 ]

@@ -2,8 +2,9 @@
 /*
  * f2/fs.h - the read path of the engine: an opened file system.
  *
- * f2_fs_open() picks the superblock (primary, else backup) and the newest
- * valid checkpoint pack, loads the NAT/SIT version bitmaps, the NAT and SIT
+ * f2_fs_open() picks the superblock (primary, else backup; of two valid
+ * copies that differ, the one the checkpoint and the inodes agree with)
+ * and the newest valid checkpoint pack, loads the NAT/SIT version bitmaps, the NAT and SIT
  * journals and the summaries of the current segments, and maps every
  * device of a multi-device volume into one block address space.  Nothing
  * else is loaded eagerly: NAT, SIT and SSA blocks are read on demand, so
@@ -70,6 +71,9 @@ struct f2_fs {
 	int sb_valid[2];
 	int sb_merged;			/* neither copy verifies: sb was made
 					 * from both (f2_sb_merge) */
+	int sb_overruled;		/* both verify, they differ, and the
+					 * evidence is against copy
+					 * 1 - sb_which: sb_why[] says what */
 	uint32_t features;
 	uint32_t csum_seed;		/* crc32 of the uuid, for inode checksums */
 

@@ -69,4 +69,20 @@ struct f2_geom {
  */
 int f2_geometry_compute(const struct f2_geom_params *p, struct f2_geom *g,
 			const char **why);
+
+/* The GC reserve and overprovision of a main area. */
+struct f2_reserve {
+	double ratio;			/* overprovision percent used */
+	uint32_t reserved;		/* the checkpoint's rsvd_segment_count */
+	uint32_t overprov;		/* overprov_segment_count (includes reserved) */
+};
+/*
+ * What mkfs gives a main area of main_segs segments in sections sections,
+ * usable of them writable (below zone capacities): at ratio percent, or
+ * the ratio leaving users the most space when ratio is 0.  Used by
+ * f2_geometry_compute() and by fsck to rebuild a damaged checkpoint's
+ * counts.  0, or F2_ETOOSMALL with *why (if not NULL) set.
+ */
+int f2_geometry_reserve(uint32_t main_segs, uint32_t usable, uint32_t sections, double ratio,
+			struct f2_reserve *r, const char **why);
 #endif

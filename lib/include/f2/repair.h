@@ -83,6 +83,8 @@ int f2_engine_repair_root(struct f2_engine *w, uint32_t root, const struct f2_wa
 int f2_engine_repair_nat_reserved(struct f2_engine *w, uint32_t nid);
 /* Set the checkpoint's user_block_count. */
 void f2_engine_repair_user_blocks(struct f2_engine *w, uint64_t blocks);
+/* Set the checkpoint's rsvd_segment_count and overprov_segment_count. */
+void f2_engine_repair_reserve(struct f2_engine *w, uint32_t rsvd, uint32_t ovp);
 /* Log t shares its segment with another log: give it a fresh segment
  * without writing a summary for the shared one (it is the other log's,
  * which takes its own summary from the checkpoint). */
