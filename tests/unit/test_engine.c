@@ -163,6 +163,21 @@ static int write_rounds(struct f2_engine *w)
 	return 0;
 }
 
+/* img opened for writing, its engine with opts o (NULL: defaults);
+ * nonzero (a failure counted) when any step fails. */
+static int open_rw(const char *img, const struct f2_engine_opts *o, struct f2_io **io,
+		   struct f2_fs **fs, struct f2_engine **w)
+{
+	CHECK_EQ(f2_io_open(img, F2_IO_RDWR, io), 0);
+	if (unit_failures)
+		return 1;
+	CHECK_EQ(f2_fs_open_io(*io, NULL, fs), 0);
+	if (unit_failures)
+		return 1;
+	CHECK_EQ(f2_engine_open(*fs, o, w), 0);
+	return unit_failures != 0;
+}
+
 static int do_write(const char *img)
 {
 	struct f2_io *io;
@@ -170,19 +185,14 @@ static int do_write(const char *img)
 	struct f2_engine *w;
 	int rc;
 
-	CHECK_EQ(f2_io_open(img, F2_IO_RDWR, &io), 0);
-	CHECK_EQ(f2_fs_open_io(io, NULL, &fs), 0);
-	if (unit_failures)
-		return 1;
 	{
 		struct f2_engine_opts o = { 0 };
 		const char *c = getenv("TEST_ENGINE_CACHE");
 
 		o.cache_blocks = c ? strtoul(c, NULL, 0) : 0;
-		CHECK_EQ(f2_engine_open(fs, &o, &w), 0);
+		if (open_rw(img, &o, &io, &fs, &w))
+			return 1;
 	}
-	if (unit_failures)
-		return 1;
 	rc = write_rounds(w);
 	f2_engine_close(w);
 	f2_fs_close(fs);
@@ -392,12 +402,7 @@ static int do_orphan(const char *img)
 	uint32_t ino, seen[3] = { 0, 0, 0 };
 
 	for (int round = 0; round < 2; round++) {
-		CHECK_EQ(f2_io_open(img, F2_IO_RDWR, &io), 0);
-		CHECK_EQ(f2_fs_open_io(io, NULL, &fs), 0);
-		if (unit_failures)
-			return 1;
-		CHECK_EQ(f2_engine_open(fs, NULL, &w), 0);
-		if (unit_failures)
+		if (open_rw(img, NULL, &io, &fs, &w))
 			return 1;
 		if (round == 0) {
 			OK(f2_engine_create(w, F2_ROOT_INO, "orphan", 6, &a, &ino));
@@ -467,12 +472,7 @@ static int do_sparse(const char *img)
 	uint64_t nb = 0;
 	char name[256];
 
-	CHECK_EQ(f2_io_open(img, F2_IO_RDWR, &io), 0);
-	CHECK_EQ(f2_fs_open_io(io, NULL, &fs), 0);
-	if (unit_failures)
-		return 1;
-	CHECK_EQ(f2_engine_open(fs, NULL, &w), 0);
-	if (unit_failures)
+	if (open_rw(img, NULL, &io, &fs, &w))
 		return 1;
 	OK(f2_engine_create(w, F2_ROOT_INO, "sparse", 6, &a, &dir));
 	while (!unit_failures && added < 50000 && nb <= 923) {
