@@ -9,6 +9,8 @@
  *   - a copy without sb_checksum loses to one whose crc covers it: a
  *     damaged feature word that lost the flag looks just like that, and
  *     nothing vouches for it;
+ *   - a copy with a field set that only an absent feature uses (qf_ino,
+ *     s_encoding) loses to one without;
  *   - when the feature words differ, the first inodes of the NAT vote:
  *     against a copy whose features make one unreadable (an extra
  *     attribute area it forbids) or whose inode checksum fails, or that
@@ -106,6 +108,22 @@ static struct f2_fs *open_copy(struct f2_fs *fs, const struct f2_super *sb, int 
 	return t;
 }
 
+/* A field only a feature gives a meaning to, set in a copy without that
+ * feature (random bytes over an unused field look like that): its name,
+ * or NULL. */
+static const char *stray_field(const struct f2_super *sb)
+{
+	uint32_t f = f2_le32(sb->feature);
+
+	if (!(f & F2_FEAT_QUOTA_INO))
+		for (int i = 0; i < F2_MAX_QUOTAS; i++)
+			if (f2_le32(sb->qf_ino[i]))
+				return "qf_ino";
+	if (!(f & F2_FEAT_CASEFOLD) && (f2_le16(sb->s_encoding) || f2_le16(sb->s_encoding_flags)))
+		return "s_encoding";
+	return NULL;
+}
+
 /*
  * > 0 for b, < 0 for a (a and b opened with their checkpoints' results
  * ea and eb), 0 without evidence; why (the loser's reason) is set.
@@ -125,6 +143,11 @@ static int weigh(struct f2_fs *a, int ea, struct f2_fs *b, int eb, char *why, si
 	if ((fa ^ fb) & F2_FEAT_SB_CHKSUM) {
 		snprintf(why, len, "it has no sb_checksum; the other copy's crc covers it");
 		return fa & F2_FEAT_SB_CHKSUM ? -1 : 1;
+	}
+	if (!stray_field(&a->sb) != !stray_field(&b->sb)) {
+		snprintf(why, len, "its %s is set without the feature that uses it",
+			 stray_field(&a->sb) ? stray_field(&a->sb) : stray_field(&b->sb));
+		return stray_field(&a->sb) ? 1 : -1;
 	}
 	if (fa == fb || !(ir = malloc(sizeof(*ir))))
 		return 0;

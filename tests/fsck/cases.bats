@@ -203,3 +203,4 @@ preen_pair() {
 @test "090-ssa-version" { run_case 090-ssa-version; }
 @test "091-ssa-type" { run_case 091-ssa-type; }
 @test "092-inode-ext-inline" { run_case 092-inode-ext-inline; }
+@test "093-sb-primary-stray-qf-ino" { run_case 093-sb-primary-stray-qf-ino; }
