@@ -372,7 +372,13 @@ static int load_node(struct walk *w, uint32_t nid, uint32_t ofs, uint8_t *buf, c
 		 * footer's owner or offset is wrong, so the node is kept and its
 		 * footer set; anything else is not this node */
 		if (f2_le32(n->footer.nid) == nid) {
+			uint32_t flag = f2_le32(n->footer.flag) & ((1u << F2_FOOTER_OFFSET_SHIFT) - 1);
+
 			rep_add(ctx, PR_NODE_FOOTER, RA_NODE_REWRITE, nid, w->ino, 0, ofs);
+			/* the walk goes on with the footer the repair writes */
+			f2_set_le32(((struct f2_node *)buf)->footer.ino, w->ino);
+			f2_set_le32(((struct f2_node *)buf)->footer.flag,
+				    ofs << F2_FOOTER_OFFSET_SHIFT | flag);
 			return 0;
 		}
 		unclaim_node(w, ni.blkaddr);
