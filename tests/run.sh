@@ -28,7 +28,8 @@
 #      labelled "linux 6.12" and so on.
 #   4. the host suites against a second build made with
 #      --enable-sanitizers (ASan + UBSan), where any sanitizer report
-#      fails; see the step itself.  F2_SAN=only (default: host suites run
+#      fails (six that run the same writers on hundreds of images run
+#      the plain build there: san_plain); see the step itself.  F2_SAN=only (default: host suites run
 #      sanitized only, skipped in step 3, to keep the whole run well under
 #      30 minutes) | both (plain and sanitized) | off; F2_NO_SAN=1 is off.
 #
@@ -345,18 +346,30 @@ if [ "$san_mode" != off ] && [ ${#suites[@]} -gt 0 ]; then
 	[ $san_ok = 1 ] && note "sanitized build ok"
 	asan="abort_on_error=1:halt_on_error=1:log_path=$san_logs/asan"
 	export UBSAN_OPTIONS="abort_on_error=1:halt_on_error=1:print_stacktrace=1:log_path=$san_logs/ubsan"
-	# Two lanes of sanitized suites: the one here is the run's longest
-	# path (it starts after the sanitized build, when the QEMU lanes have
-	# run for minutes), so the background lane takes tests/crash,
-	# tests/gc/move.bats (which move and judge whole images) and the
-	# longest other suites, about 45% of the time (by a clean run's
-	# times: 605 + 480 s of 2100).
+	# Suites that run the plain build here too: they run the same
+	# writer (mkfs, populate, gc's mover, the metadata image) on hundreds
+	# of images, paths the sanitized suites, the crash suites and the
+	# fuzz targets cover already, at three times the cost sanitized.
+	san_plain() {
+		case $1 in
+		tests/mkfs/layout.bats|tests/mkfs/golden.bats|tests/engine/populate.bats|\
+		tests/engine/casefold.bats|tests/dump/metaimage.bats|tests/gc/move.bats) return 0 ;;
+		esac
+		return 1
+	}
+	# Two lanes: the one here is the run's longest path (it starts after
+	# the sanitized build, when the QEMU lanes have run for minutes), so
+	# the background lane takes tests/crash, tests/fsck/cases.bats and
+	# the plain ones, about 45% of the time.
 	san_bg=() san_rest=()
 	for suite in "${suites[@]}"; do
 		san_suite "$suite" || continue
+		if san_plain "$suite"; then
+			[ "$san_mode" = both ] || san_bg+=("$suite")	# (both: run in step 3)
+			continue
+		fi
 		case $suite in
-		tests/crash/*|tests/gc/move.bats|tests/fsck/cases.bats|tests/engine/populate.bats|\
-		tests/dump/metaimage.bats|tests/engine/casefold.bats) san_bg+=("$suite") ;;
+		tests/crash/*|tests/fsck/cases.bats) san_bg+=("$suite") ;;
 		*) san_rest+=("$suite") ;;
 		esac
 	done
@@ -377,9 +390,17 @@ if [ "$san_mode" != off ] && [ ${#suites[@]} -gt 0 ]; then
 		*) echo 0 ;;
 		esac
 	}
-	# san_run SUITE [OUT]: the suite sanitized, once per label
+	# san_run SUITE [OUT]: the suite sanitized (plain: san_plain), once
+	# per label
 	san_run() {
 		local leaks l n=0
+		if san_plain "$1"; then
+			while IFS= read -r l; do
+				n=$((n + 1))
+				run_suite "$1" "$l" ${2:+"$2.$n.tap"}
+			done < <(host_labels "$1")
+			return
+		fi
 		leaks=$(san_leaks "$1")
 		while IFS= read -r l; do
 			n=$((n + 1))
