@@ -66,6 +66,12 @@ struct fsck_ctx {
 	int rf_done;			/* roll-forward recovered files: check everything */
 	int cannot_check;		/* a feature changes what the check reads */
 	int clear_records;		/* clear the kernel's records (pass_sb_records) */
+	int mounted_ro;			/* mounted read-only: repairs go under the mount,
+					 * no roll-forward (main.c) */
+	int probe;			/* -p under a read-only mount, first pass
+					 * (main.c): nothing written; the fixes -p
+					 * would make are counted... */
+	unsigned probe_safe;		/* ...here, not in errors_left */
 
 	/* SSA block cache */
 	uint32_t ssa_segno[SSA_CACHE];

@@ -11,6 +11,16 @@
  * repairs write (the recording and fault backends stack on it), and it is
  * written only when a repair is accepted.  So -n, and any run without a
  * terminal and without -y/-p, never writes a byte.
+ *
+ * A device mounted read-write is never opened for writing.  One mounted
+ * read-only (the root at boot, which systemd checks with -a) is checked,
+ * and repaired through the block device beside the kernel, which keeps
+ * its own copy of the metadata but writes nothing while read-only; so any
+ * repair asks for a reboot (exit status bit 2), before the kernel writes
+ * again.  Under -p a first pass (the probe) writes nothing and decides:
+ * when every error found is one -p fixes, a second pass fixes them; when
+ * one is not, the probe's report stands and nothing is written.  The
+ * roll-forward of fsync-ed files is left to the kernel.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -119,7 +129,7 @@ static int exit_code(const struct fsck_ctx *ctx)
 
 	if (ctx->errors_fixed)
 		code |= FSCK_EXIT_CORRECTED;
-	if (ctx->errors_left)
+	if (ctx->errors_left || ctx->probe_safe)
 		code |= FSCK_EXIT_UNCORRECTED;
 	if (ctx->canceled)
 		code |= FSCK_EXIT_CANCELED;
@@ -128,16 +138,21 @@ static int exit_code(const struct fsck_ctx *ctx)
 	return code;
 }
 
-/* Would this run ever write?  Only with a fix mode or a terminal to ask. */
-static int may_write(const struct fsck_opts *o)
+/* Would this run ever write?  Only with a fix mode or a terminal to ask,
+ * and never in the probe. */
+static int may_write(const struct fsck_ctx *ctx)
 {
-	return o->mode == MODE_YES || o->mode == MODE_PREEN || (o->mode == MODE_ASK && isatty(0));
+	const struct fsck_opts *o = &ctx->opts;
+
+	return !ctx->probe && (o->mode == MODE_YES || o->mode == MODE_PREEN ||
+			       (o->mode == MODE_ASK && isatty(0)));
 }
 
 /* The writable handle of a run that may repair, once the read-only open
  * accepted the volume: every device read-write (f2_fs_open_rw(), the
  * superblock only: the checkpoint is the read-only handle's), none of them
- * mounted. */
+ * mounted but the first, read-only, when main() allowed it (then shared,
+ * not exclusive: the kernel holds it). */
 static int open_rw(struct fsck_ctx *ctx)
 {
 	const struct f2_fs *fs = ctx->fs;
@@ -155,6 +170,7 @@ static int open_rw(struct fsck_ctx *ctx)
 		}
 	memset(&o, 0, sizeof(o));
 	o.sb_only = 1;
+	o.shared = ctx->mounted_ro;
 	err = f2_fs_open_rw(ctx->opts.device, &o, &ctx->rw, &sb, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "fsck.f2fs: cannot open %s for writing: %s\n", ctx->opts.device,
@@ -184,7 +200,7 @@ static int check_cp_head(struct fsck_ctx *ctx)
 {
 	int rewritten, rc;
 
-	if (!ctx->rw && may_write(&ctx->opts) && (rc = open_rw(ctx)))
+	if (!ctx->rw && may_write(ctx) && (rc = open_rw(ctx)))
 		return rc;
 	if (cp_head_check(ctx, &rewritten)) {
 		fprintf(stderr, "fsck.f2fs: out of memory\n");
@@ -200,7 +216,7 @@ static int open_fs(struct fsck_ctx *ctx)
 
 	err = f2_fs_open(dev, NULL, &ctx->fs);
 	if (!err) {
-		rc = may_write(&ctx->opts) ? open_rw(ctx) : 0;
+		rc = may_write(ctx) ? open_rw(ctx) : 0;
 		return rc ? rc : check_cp_head(ctx);
 	}
 	if (err == F2_ENOCP) {
@@ -231,13 +247,22 @@ static int open_fs(struct fsck_ctx *ctx)
 }
 
 /* Roll-forward (f2/recovery.h) before the check: -y/-p recover the files
- * fsync-ed after the last checkpoint, other modes list them. */
+ * fsync-ed after the last checkpoint, other modes list them.  Not under a
+ * mount: the kernel replays them itself when it mounts (read-only too),
+ * so a chain left is one it was told to keep (norecovery), and the check
+ * then repairs nothing that would lose it (fix_problem()). */
 static int roll_forward(struct fsck_ctx *ctx)
 {
 	int apply = ctx->opts.mode == MODE_YES || ctx->opts.mode == MODE_PREEN;
 	struct f2_rf *rf = NULL;
 	char why[F2_WHY_LEN];
 	int n;
+
+	if (apply && ctx->mounted_ro && !(ctx->fs->cp_flags & F2_CP_UMOUNT)) {
+		fprintf(ctx->out, "roll-forward: not done on a mounted device (the kernel "
+			"replays fsync-ed files when it mounts)\n");
+		apply = 0;
+	}
 
 	if (apply && ctx->rw) {
 		n = f2_rf_run(ctx->rw, 1, &rf, why, sizeof(why));
@@ -315,15 +340,85 @@ static int check(struct fsck_ctx *ctx)
 	fprintf(ctx->out, "%s: %llu inodes, %llu nodes, %llu blocks; %u error(s) fixed, "
 		"%u left, %u warning(s)%s\n", ctx->opts.device,
 		(unsigned long long)ctx->inodes_found, (unsigned long long)ctx->nodes_found,
-		(unsigned long long)ctx->blocks_found, ctx->errors_fixed, ctx->errors_left,
-		ctx->warnings, ctx->canceled ? "; canceled" : "");
+		(unsigned long long)ctx->blocks_found, ctx->errors_fixed,
+		ctx->errors_left + ctx->probe_safe, ctx->warnings, ctx->canceled ? "; canceled" : "");
 	if (ctx->cannot_check)
 		fprintf(ctx->out, "%s: not checked past the superblock: this version does not "
 			"implement a feature the volume uses\n", ctx->opts.device);
-	if (ctx->opts.mode == MODE_PREEN && ctx->errors_left)
+	if (ctx->opts.mode == MODE_PREEN && (ctx->errors_left || ctx->probe_safe))
 		fprintf(ctx->out, "%s: UNEXPECTED INCONSISTENCY; run fsck.f2fs manually\n",
 			ctx->opts.device);
 	return rc;
+}
+
+/* A fresh state for another check of the same volume. */
+static void reset(struct fsck_ctx *ctx, const struct fsck_opts *o, int mounted_ro, FILE *out)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->opts = *o;
+	ctx->mounted_ro = mounted_ro;
+	ctx->prog_last = -1;
+	ctx->out = out;
+}
+
+/* check(), and when its repairs deferred others (quota), a check of the
+ * repaired volume; the exit code covers both. */
+static int check_all(struct fsck_ctx *ctx)
+{
+	int rc = check(ctx);
+
+	if (ctx->rerun && !ctx->canceled && !(rc & FSCK_EXIT_OPERATIONAL)) {
+		/* repairs changed what the inodes own: the deferred (quota)
+		 * repairs need a check of the repaired volume */
+		struct fsck_opts o = ctx->opts;
+		unsigned fixed = ctx->errors_fixed;
+
+		fprintf(ctx->out, "%s: checking the repaired volume again\n", o.device);
+		o.force = 1;
+		free_ctx(ctx);
+		reset(ctx, &o, ctx->mounted_ro, ctx->out);
+		rc = check(ctx);
+		if (fixed)
+			rc |= FSCK_EXIT_CORRECTED;
+		ctx->errors_fixed += fixed;
+	}
+	return rc;
+}
+
+/* -p on a device mounted read-only: the probe, its report kept aside;
+ * then, when every error it found is one -p fixes, the check that fixes
+ * them, else the probe's report (nothing written). */
+static int preen_mounted(struct fsck_ctx *ctx)
+{
+	FILE *out = ctx->out, *mem;
+	struct fsck_opts o;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	mem = open_memstream(&buf, &len);
+	if (!mem) {
+		fprintf(stderr, "fsck.f2fs: out of memory\n");
+		return FSCK_EXIT_OPERATIONAL;
+	}
+	ctx->out = mem;
+	ctx->probe = 1;
+	rc = check(ctx);
+	fclose(mem);
+	if (rc != FSCK_EXIT_UNCORRECTED || ctx->errors_left || !ctx->probe_safe) {
+		/* clean, not checked, or an error -p leaves: the report stands */
+		fwrite(buf, 1, len, out);
+		if (rc & FSCK_EXIT_UNCORRECTED)
+			fprintf(out, "%s: mounted read-only: nothing written\n", ctx->opts.device);
+		free(buf);
+		ctx->out = out;
+		return rc;
+	}
+	free(buf);
+	o = ctx->opts;
+	free_ctx(ctx);
+	reset(ctx, &o, 1, out);
+	return check_all(ctx);
 }
 
 int main(int argc, char **argv)
@@ -339,33 +434,34 @@ int main(int argc, char **argv)
 		return rc > 0 ? FSCK_EXIT_OK : FSCK_EXIT_USAGE;
 	ctx.out = ctx.opts.json ? stderr : stdout;
 	mounted = sup_mounted(ctx.opts.device, where, sizeof(where), &ro);
-	if (mounted && may_write(&ctx.opts)) {
-		fprintf(stderr, "fsck.f2fs: %s is mounted on %s%s; not checking it for repair "
-			"(use -n to check it read-only)\n", ctx.opts.device, where,
-			ro ? " (read-only)" : "");
+	if (mounted && !ro && may_write(&ctx)) {
+		fprintf(stderr, "fsck.f2fs: %s is mounted on %s; not checking it for repair "
+			"(use -n to check it read-only)\n", ctx.opts.device, where);
 		return FSCK_EXIT_OPERATIONAL;
 	}
+	/* what the driver wrote at mount (a roll-forward, orphans) may have
+	 * bypassed the device's cache */
 	if (mounted)
+		sup_uncache(ctx.opts.device);
+	if (mounted && !ro)
 		fprintf(ctx.out, "fsck.f2fs: warning: %s is mounted on %s; checking read-only, "
 			"findings may be stale\n", ctx.opts.device, where);
-	rc = check(&ctx);
-	if (ctx.rerun && !ctx.canceled && !(rc & FSCK_EXIT_OPERATIONAL)) {
-		/* repairs changed what the inodes own: the deferred (quota)
-		 * repairs need a check of the repaired volume */
-		struct fsck_opts o = ctx.opts;
-		unsigned fixed = ctx.errors_fixed;
-
-		fprintf(ctx.out, "%s: checking the repaired volume again\n", o.device);
-		free_ctx(&ctx);
-		memset(&ctx, 0, sizeof(ctx));
-		ctx.opts = o;
-		ctx.opts.force = 1;
-		ctx.prog_last = -1;
-		ctx.out = o.json ? stderr : stdout;
-		rc = check(&ctx);
-		if (fixed)
-			rc |= FSCK_EXIT_CORRECTED;
-		ctx.errors_fixed += fixed;
+	else if (mounted && ctx.opts.mode != MODE_PREEN && may_write(&ctx))
+		fprintf(ctx.out, "fsck.f2fs: warning: %s is mounted read-only on %s: repairs "
+			"are written beside the kernel, which must not write before a reboot\n",
+			ctx.opts.device, where);
+	else if (mounted && ctx.opts.mode != MODE_PREEN)
+		fprintf(ctx.out, "fsck.f2fs: %s is mounted read-only on %s\n", ctx.opts.device,
+			where);
+	ctx.mounted_ro = mounted && ro;
+	if (ctx.mounted_ro && ctx.opts.mode == MODE_PREEN)
+		rc = preen_mounted(&ctx);
+	else
+		rc = check_all(&ctx);
+	if (ctx.mounted_ro && ctx.errors_fixed) {
+		fprintf(ctx.out, "%s: ***** repaired while mounted read-only on %s: REBOOT "
+			"now, before it is mounted read-write *****\n", ctx.opts.device, where);
+		rc |= FSCK_EXIT_REBOOT;
 	}
 	return finish(&ctx, rc);
 }

@@ -38,9 +38,13 @@ void fsck_usage(FILE *out)
 "  -V, --version   print the version\n"
 "  -h, --help      this help\n"
 "Without -n, -y or -p questions are asked on a terminal; with no terminal\n"
-"on stdin every answer is no.\n"
-"Exit status: 0 clean, 1 errors corrected, 4 errors left, 8 operational\n"
-"error, 16 usage error, 32 canceled by the user.\n");
+"on stdin every answer is no.  A device mounted read-write is only checked\n"
+"(-n); one mounted read-only (the root at boot) is repaired in place, -p\n"
+"only when every error is safe to preen; then reboot before it is mounted\n"
+"read-write.\n"
+"Exit status: 0 clean, 1 errors corrected, 2 reboot (repaired under a\n"
+"read-only mount), 4 errors left, 8 operational error, 16 usage error,\n"
+"32 canceled by the user; their sum.\n");
 }
 
 int fsck_parse(int argc, char **argv, struct fsck_opts *o)

@@ -334,7 +334,7 @@ int pass_cp(struct fsck_ctx *ctx)
 				    fs->cp_pack + 1, (unsigned long long)fs->cp_ver,
 				    fs->packs[other].why);
 			if ((ctx->opts.mode == MODE_YES || ctx->opts.mode == MODE_PREEN) &&
-			    (err = rep_add(ctx, PR_CP_NEWER_PACK_BAD, RA_NOTE, 0, 0, 0, 0)))
+			    !ctx->probe && (err = rep_add(ctx, PR_CP_NEWER_PACK_BAD, RA_NOTE, 0, 0, 0, 0)))
 				return err;
 		}
 		else if (pack_written(ctx, other) &&

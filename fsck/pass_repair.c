@@ -496,7 +496,7 @@ int pass_repair(struct fsck_ctx *ctx)
 		return 0;
 	if (ctx->errors_left || !ctx->rw) {
 		/* (under -n nothing is written, and each finding said so) */
-		if (ctx->opts.mode != MODE_NO)
+		if (ctx->opts.mode != MODE_NO && !ctx->probe)
 			fprintf(ctx->out, "structural repairs not written: %s\n",
 				ctx->errors_left ? "errors this version cannot repair are left"
 						 : "the device is not open for writing");

@@ -111,7 +111,9 @@ int fix_problem(struct fsck_ctx *ctx, uint32_t code, const char *fmt, ...)
 	 * new checkpoint orphans a chain left for the kernel's roll-forward */
 	if (ctx->rf_waiting && (code >> 16) != 0x01 && ctx->opts.mode != MODE_NO) {
 		fprintf(ctx->out, "  %s: not repaired (fsync-ed files wait for roll-forward: "
-			"mount once, or run without --no-roll-forward, to keep them)\n", p->fix);
+			"%s, to keep them)\n", p->fix, ctx->mounted_ro ?
+			"mount once without norecovery" :
+			"mount once, or run without --no-roll-forward");
 		ctx->errors_left++;
 		return 0;
 	}
@@ -134,6 +136,13 @@ int fix_problem(struct fsck_ctx *ctx, uint32_t code, const char *fmt, ...)
 		case MODE_PREEN:
 			yes = !!(p->flags & PF_PREEN);
 			how = yes ? "yes (preen)" : "no (not safe to preen: run fsck.f2fs manually)";
+			if (yes && ctx->probe) {
+				/* printed only when another problem is not safe */
+				ctx->probe_safe++;
+				fprintf(ctx->out, "  %s: no (safe to preen, but the device is mounted "
+					"and another problem is not: nothing is written)\n", p->fix);
+				return 0;
+			}
 			break;
 		default:
 			if (ctx->yes_to_all) {

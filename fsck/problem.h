@@ -7,6 +7,8 @@
  * --json, decides from the mode (-n, -y, -p, or asking on a terminal)
  * whether to fix, and returns 1 when the caller must repair.  Problems the
  * code cannot repair yet (no PF_REPAIR) are reported and always left.
+ * In the probe of a device mounted read-only (ctx->probe, main.c) a fix
+ * -p would make is counted in ctx->probe_safe and refused.
  */
 #ifndef FSCK_PROBLEM_H
 #define FSCK_PROBLEM_H

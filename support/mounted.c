@@ -4,11 +4,14 @@
  * A block device is matched by device number against each mount source;
  * an image file by inode, as a mount source itself or as the backing file
  * of a loop device (/sys/block/loopN/loop/backing_file) that is mounted.
+ * And what a tool reading a mounted block device needs: its cache dropped.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE		/* secure_getenv */
 #endif
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <mntent.h>
 #include <stdio.h>
@@ -16,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 #include "mounted.h"
 
 /* What a mount source must be to count. */
@@ -131,4 +135,19 @@ int sup_mounted(const char *path, char *where, size_t len, int *ro)
 	w.dev = st.st_dev;
 	w.ino = st.st_ino;
 	return find_mount(&w, where, len, ro) || find_loop(&st, where, len, ro);
+}
+
+int sup_uncache(const char *path)
+{
+	struct stat st;
+	int fd, r;
+
+	if (stat(path, &st) || !S_ISBLK(st.st_mode))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);	/* the error, not -1 */
+	close(fd);
+	return -r;
 }

@@ -14,4 +14,11 @@
  * (default /sys/block); both are ignored in set-user-ID programs.
  */
 int sup_mounted(const char *path, char *where, size_t len, int *ro);
+
+/*
+ * Drop the clean cached pages of block device path, so that reads see
+ * what the driver of a mounted file system wrote past that cache.  0, or
+ * a negative errno; nothing to do (0) for anything but a block device.
+ */
+int sup_uncache(const char *path);
 #endif

@@ -8,7 +8,9 @@
  * stack on the join) under the file system; on a zoned volume
  * the ordering backend (lib/io/zoned.c) on top, as mkfs.f2fs -m writes.
  * Every device is opened exclusively (F2_IO_EXCL): a block device in use,
- * a device of a mounted volume among them, is refused.  So is a volume
+ * a device of a mounted volume among them, is refused, unless the caller
+ * says it is shared (fsck repairing a volume the kernel has mounted
+ * read-only, its own mount check done).  So is a volume
  * with a feature bit this version does not implement
  * (f2_features_writable(), which the write engine also applies).
  */
@@ -23,7 +25,7 @@
 
 /* Every device of the multi-device volume sb describes, read-write. */
 static int open_devices(const char *path, const struct f2_fs *sb, const struct f2_fs_opts *o,
-			struct f2_io **out, char *why, size_t len)
+			int flags, struct f2_io **out, char *why, size_t len)
 {
 	struct f2_io *devs[F2_MAX_DEVICES] = { NULL };
 	uint64_t lens[F2_MAX_DEVICES];
@@ -39,7 +41,7 @@ static int open_devices(const char *path, const struct f2_fs *sb, const struct f
 			err = F2_EBADOPT;
 			break;
 		}
-		err = f2_io_open_unix(p, F2_IO_RDWR | F2_IO_EXCL, &devs[i]);
+		err = f2_io_open_unix(p, flags, &devs[i]);
 		if (err) {
 			devs[i] = NULL;
 			snprintf(why, len, "device %u: cannot open %s: %s", i, p, f2_strerror(err));
@@ -67,6 +69,7 @@ int f2_fs_open_rw(const char *path, const struct f2_fs_opts *o, struct f2_io **i
 {
 	struct f2_fs_opts so;
 	struct f2_fs *sb = NULL;
+	int flags = F2_IO_RDWR | (o && o->shared ? 0 : F2_IO_EXCL);
 	int err;
 
 	*io = NULL;
@@ -88,10 +91,10 @@ int f2_fs_open_rw(const char *path, const struct f2_fs_opts *o, struct f2_io **i
 		if (err)
 			snprintf(why, len, "%s", sb->why[0] ? sb->why : f2_strerror(err));
 		else
-			err = open_devices(path, sb, o, io, why, len);
+			err = open_devices(path, sb, o, flags, io, why, len);
 	} else {
 		/* one device: f2_fs_open_io() below says what is wrong with it */
-		err = f2_io_open(path, F2_IO_RDWR | F2_IO_EXCL, io);
+		err = f2_io_open(path, flags, io);
 		if (err)
 			snprintf(why, len, "%s", f2_strerror(err));
 	}

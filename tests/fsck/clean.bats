@@ -101,6 +101,32 @@ OPTSETS=(
 	[[ "$output" == *"clean"* ]]
 }
 
+# read_bytes ARGS...: bytes "$FSCK" ARGS read (rchar of the shell that
+# reaped it: a reaped child's I/O counts in its parent's /proc/PID/io)
+read_bytes() {
+	sh -c '"$@" >/dev/null 2>&1; sed -n "s/^rchar: //p" /proc/$$/io' sh "$FSCK" "$@"
+}
+
+@test "fsck clean: -p on a clean 1 TiB volume reads no more than on a 1 GiB one" {
+	# what systemd runs at every boot: the quick check reads the
+	# superblocks and checkpoint packs only, whatever the size
+	[ -r /proc/self/io ] || skip "no /proc/self/io (task I/O accounting)"
+	local d=$BATS_TEST_TMPDIR small big t0 t1
+	truncate -s 1G "$d/small.img"
+	truncate -s 1T "$d/big.img" || skip "no 1 TiB sparse file here"
+	"$MKFS" -q -f "$d/small.img" >/dev/null
+	"$MKFS" -q -f "$d/big.img" >/dev/null
+	small=$(read_bytes -p "$d/small.img")
+	t0=$(date +%s%N)
+	big=$(read_bytes -p "$d/big.img")
+	t1=$(date +%s%N)
+	echo "read: $small bytes (1 GiB), $big bytes (1 TiB) in $(((t1 - t0) / 1000000)) ms"
+	[ "$big" -le $((small + 65536)) ]
+	run "$FSCK" -p "$d/big.img"
+	[ "$status" -eq 0 ]
+	[[ $output == *"clean (checkpoint says unmounted cleanly"* ]]
+}
+
 @test "fsck cli: usage errors exit 16; --help and -V exit 0" {
 	run "$FSCK"
 	[ "$status" -eq 16 ]

@@ -149,6 +149,31 @@ rf_check() {
 	[ "$status" -eq 0 ]
 }
 
+# Mounted read-only (a fake mount table naming the image, as the root is
+# at boot), fsck never rolls forward: the kernel does when it mounts, so
+# a chain still there was left on purpose (-o norecovery).  -p and -y
+# list it and write nothing, even for a link count -y repairs otherwise.
+@test "under a read-only mount -p and -y leave the chain to the kernel and write nothing" {
+	rf_require
+	local d=$BATS_FILE_TMPDIR mode before
+	local F2FIELD=${F2FIELD:-$F2_BUILD/tests/tools/f2field} v
+	cp --sparse=always "$RF_IMAGES/append.img" "$d/ro.img"
+	v=$("$F2FIELD" "$d/ro.img" get inode.3.links | cut -d" " -f3)
+	"$F2FIELD" "$d/ro.img" set inode.3.links $((v + 1))
+	echo "$d/ro.img / f2fs ro,norecovery 0 0" >"$d/ro.mounts"
+	before=$(img_sum "$d/ro.img")
+	for mode in -p -y; do
+		F2_PROC_MOUNTS=$d/ro.mounts run "$FSCK" -f $mode "$d/ro.img" </dev/null
+		echo "$output"
+		[ "$status" -eq 4 ]
+		[[ "$output" == *"roll-forward: not done on a mounted device"* ]]
+		[[ "$output" == *"would recover"* ]]
+		[[ "$output" != *"roll-forward: recovered"* ]]
+		[ "$(img_sum "$d/ro.img")" = "$before" ]
+	done
+	[[ "$output" == *"not repaired (fsync-ed files wait for roll-forward"* ]]
+}
+
 # A checkpoint without the umount flag (here the driver's, on a directory
 # fsync) stores no summary of the current node segments: the driver
 # rebuilds them from the node footers at mount, and so must any writer

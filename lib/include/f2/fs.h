@@ -37,6 +37,8 @@ struct f2_fs_opts {
 	uint32_t ndevs;
 	int sb_only;		/* stop after the superblock (no checkpoint) */
 	int force_pack;		/* 1 or 2: use that cp pack if valid; 0 = newest */
+	int shared;		/* f2_fs_open_rw(): without O_EXCL, on a device the
+				 * kernel holds (fsck under a read-only mount) */
 	f2_warn_fn warn;	/* non-fatal findings (opening, skipped entries), may be NULL */
 	void *warn_ctx;
 };
@@ -318,8 +320,9 @@ static inline const uint8_t *f2_inline_xattr(const struct f2_inode_ref *ir)
  * F2_IO_FAULT apply), every device of
  * a multi-device volume read-write (paths from its superblock, or
  * o->dev_paths) joined into one address space (F2_IO_RECORD / F2_IO_FAULT
- * apply to the join: one log of the joined space).  *io must be closed after
- * f2_fs_close(*fs).  0, or a negative code with the reason in why.
+ * apply to the join: one log of the joined space).  Every device is opened
+ * exclusively unless o->shared.  *io must be closed after f2_fs_close(*fs).
+ * 0, or a negative code with the reason in why.
  */
 int f2_fs_open_rw(const char *path, const struct f2_fs_opts *o, struct f2_io **io,
 		  struct f2_fs **fs, char *why, size_t len);
