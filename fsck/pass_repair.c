@@ -440,6 +440,11 @@ static int apply(struct fsck_ctx *ctx, struct f2_engine *w)
 				f2_set_le16(n->i.i_inline_xattr_size, (uint16_t)a->c);
 			}
 			break;
+		case RA_INODE_FLAGS:
+			err = node_get(w, a->a, a->a, 0, &n);
+			if (!err)
+				f2_set_le32(n->i.i_flags, f2_le32(n->i.i_flags) & ~a->b);
+			break;
 		case RA_INODE_MODE:
 			err = node_get(w, a->a, a->a, 0, &n);
 			if (!err)

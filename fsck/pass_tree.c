@@ -732,7 +732,7 @@ static int check_inode_fields(struct fsck_ctx *ctx, struct walk *w, const struct
 {
 	const struct f2_inode_ref *ir = w->ir;
 	const struct f2_inode *in = &ir->node.i;
-	uint32_t namelen;
+	uint32_t namelen, flags, stray, fs_feat = ctx->fs->features;
 	int fix_depth = 0;
 
 	if (ir->csum_ok == 0 &&
@@ -748,8 +748,20 @@ static int check_inode_fields(struct fsck_ctx *ctx, struct walk *w, const struct
 		fix_depth = fix_problem(ctx, PR_INODE_DEPTH, "ino %u: i_current_depth %u > %u",
 					wk->ino, f2_le32(in->i_current_depth),
 					F2_MAX_DIR_HASH_DEPTH);
+	/* Linux refuses an inode flagged casefolded on a volume without the
+	 * feature; an encrypted or verity flag without its feature leaves
+	 * the file unreadable.  The walk goes on as the repair leaves it. */
+	flags = f2_le32(in->i_flags);
+	stray = flags & (((fs_feat & F2_FEAT_CASEFOLD) ? 0 : F2_CASEFOLD_FL) |
+			 ((fs_feat & F2_FEAT_ENCRYPT) ? 0 : F2_ENCRYPT_FL) |
+			 ((fs_feat & F2_FEAT_VERITY) ? 0 : F2_VERITY_FL));
+	if (stray && fix_problem(ctx, PR_INODE_FLAGS, "ino %u: i_flags 0x%x, 0x%x of features "
+				 "the volume lacks", wk->ino, flags, stray)) {
+		rep_add(ctx, PR_INODE_FLAGS, RA_INODE_FLAGS, wk->ino, stray, 0, 0);
+		flags &= ~stray;
+	}
 	w->cf = 0;
-	if (w->is_dir && (f2_le32(in->i_flags) & F2_CASEFOLD_FL)) {
+	if (w->is_dir && (flags & F2_CASEFOLD_FL)) {
 		/* an encrypted one hashes its plaintext with a key we lack */
 		w->cf = !ir->encrypted && (ctx->fs->features & F2_FEAT_CASEFOLD) &&
 			f2_encoding_name(f2_le16(ctx->fs->sb.s_encoding)) ? 1 : -1;

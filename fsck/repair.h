@@ -27,6 +27,7 @@ enum rep_kind {
 	RA_INODE_NAMELEN,	/* a ino: clamp i_namelen */
 	RA_INODE_DEPTH,		/* a ino, b i_current_depth */
 	RA_INODE_MODE,		/* a ino, b i_mode */
+	RA_INODE_FLAGS,		/* a ino, b i_flags bits to clear */
 	RA_INODE_EXT,		/* a ino: clear i_ext */
 	RA_INODE_SIZE,		/* a ino, d i_size */
 	RA_INODE_EXTRA,		/* a ino, b i_extra_isize, c i_inline_xattr_size: F2_EXTRA_ATTR */

@@ -260,6 +260,7 @@ static inline uint32_t f2_node_ofs(const struct f2_node *n)
 #define F2_COMPR_FL		0x00000004u	/* i_flags: compressed file */
 #define F2_NOCOMP_FL		0x00000400u
 #define F2_ENCRYPT_FL		0x00000800u
+#define F2_VERITY_FL		0x00100000u
 #define F2_CASEFOLD_FL		0x40000000u
 
 enum f2_compress_algo {
