@@ -64,6 +64,22 @@ static int open_devices(const char *path, const struct f2_fs *sb, const struct f
 	return err;
 }
 
+/* The features a writer is judged by: the copy the probe took, unless
+ * its word holds bits no kernel defines (random bytes look like that)
+ * and the other copy verifies too: the full open weighs the two
+ * (f2_sb_choose), so the other's word is the one to judge. */
+static uint32_t writable_features(const struct f2_fs *sb)
+{
+	uint8_t blk[F2_BLKSIZE];
+	struct f2_super other;
+
+	if (!(sb->features & ~F2_FEAT_DEFINED) || !sb->sb_valid[0] || !sb->sb_valid[1] ||
+	    f2_io_read_block(sb->io, (uint64_t)(1 - sb->sb_which), blk))
+		return sb->features;
+	memcpy(&other, blk + F2_SUPER_OFFSET, sizeof(other));
+	return f2_le32(other.feature);
+}
+
 int f2_fs_open_rw(const char *path, const struct f2_fs_opts *o, struct f2_io **io,
 		  struct f2_fs **fs, char *why, size_t len)
 {
@@ -83,7 +99,7 @@ int f2_fs_open_rw(const char *path, const struct f2_fs_opts *o, struct f2_io **i
 	so.sb_only = 1;
 	err = f2_fs_open(path, &so, &sb);
 	/* feature bits this version does not implement: no writer writes */
-	if (!err && (err = f2_features_writable(sb->features, why, len))) {
+	if (!err && (err = f2_features_writable(writable_features(sb), why, len))) {
 		f2_fs_close(sb);
 		return err;
 	}

@@ -6,6 +6,8 @@
  * checkpoint) and the evidence weighed, strongest first:
  *   - a copy with which no checkpoint pack loads loses to one with which
  *     one does (a damaged cp_payload or area address);
+ *   - a copy whose feature word holds bits no kernel defines loses to
+ *     one without (random bytes over the word look like that);
  *   - a copy without sb_checksum loses to one whose crc covers it: a
  *     damaged feature word that lost the flag looks just like that, and
  *     nothing vouches for it;
@@ -137,6 +139,11 @@ static int weigh(struct f2_fs *a, int ea, struct f2_fs *b, int eb, char *why, si
 	if (!ea != !eb) {
 		snprintf(why, len, "with it, %.200s", ea ? a->why : b->why);
 		return ea ? 1 : -1;
+	}
+	if (!(fa & ~F2_FEAT_DEFINED) != !(fb & ~F2_FEAT_DEFINED)) {
+		snprintf(why, len, "its features 0x%x hold bits no kernel defines",
+			 fa & ~F2_FEAT_DEFINED ? fa : fb);
+		return fa & ~F2_FEAT_DEFINED ? 1 : -1;
 	}
 	if (ea)
 		return 0;

@@ -206,3 +206,4 @@ preen_pair() {
 @test "093-sb-primary-stray-qf-ino" { run_case 093-sb-primary-stray-qf-ino; }
 @test "094-inode-footer-owner" { run_case 094-inode-footer-owner; }
 @test "095-inode-flags-feature" { run_case 095-inode-flags-feature; }
+@test "096-sb-primary-feature-garbage" { run_case 096-sb-primary-feature-garbage; }

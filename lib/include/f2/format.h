@@ -130,6 +130,8 @@ enum f2_curseg {
 /* bits of kernels after 6.12, not implemented here (f2/features.h) */
 #define F2_FEAT_DEVICE_ALIAS	0x8000u
 #define F2_FEAT_PACKED_SSA	0x10000u
+/* every bit a kernel defines so far */
+#define F2_FEAT_DEFINED		0x1ffffu
 
 /* ---- superblock (at byte 1024 of blocks 0 and 1) -------------------- */
 struct f2_device {
