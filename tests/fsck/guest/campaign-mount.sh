@@ -12,8 +12,10 @@ while read -r id off; do
 	mount -t f2fs /dev/loop0 /mnt
 	echo "V $id mount rc=$?"
 	if grep -q " /mnt " /proc/mounts; then
-		(cd /mnt && find . -type f | xargs -r md5sum 2>/dev/null) |
-			sed "s/^\([0-9a-f]*\)  /V $id md5 \1 /"
+		# (NUL-separated: a name a fault left holding a blank, a quote or
+		# a newline is still read; a newline's remainder is dropped)
+		(cd /mnt && find . -type f -print0 | xargs -0 -r md5sum 2>/dev/null) |
+			sed -n "s/^\([0-9a-f]\{32\}\)  /V $id md5 \1 /p"
 		{ dd if=/dev/urandom of=/mnt/campaign.new bs=4096 count=8 2>/dev/null && sync; }
 		echo "V $id write rc=$?"
 		umount /mnt
