@@ -755,8 +755,16 @@ static int check_inode_fields(struct fsck_ctx *ctx, struct walk *w, const struct
 	stray = flags & (((fs_feat & F2_FEAT_CASEFOLD) ? 0 : F2_CASEFOLD_FL) |
 			 ((fs_feat & F2_FEAT_ENCRYPT) ? 0 : F2_ENCRYPT_FL) |
 			 ((fs_feat & F2_FEAT_VERITY) ? 0 : F2_VERITY_FL));
+	/* a directory (or other non-file) may carry the compression flag
+	 * its new files inherit, but Linux checks the fields with it */
+	if ((flags & F2_COMPR_FL) && !S_ISREG(ir->mode) && (fs_feat & F2_FEAT_COMPRESSION) &&
+	    ir->extra_words * 4 >= offsetof(struct f2_inode, i_extra_end) -
+				   offsetof(struct f2_inode, i_extra_isize) &&
+	    (in->i_log_cluster_size < F2_MIN_CLUSTER_LOG || in->i_log_cluster_size > F2_MAX_CLUSTER_LOG ||
+	     in->i_compress_algorithm > F2_COMPRESS_LZORLE))
+		stray |= F2_COMPR_FL;
 	if (stray && fix_problem(ctx, PR_INODE_FLAGS, "ino %u: i_flags 0x%x, 0x%x of features "
-				 "the volume lacks", wk->ino, flags, stray)) {
+				 "the volume lacks or without their fields", wk->ino, flags, stray)) {
 		rep_add(ctx, PR_INODE_FLAGS, RA_INODE_FLAGS, wk->ino, stray, 0, 0);
 		flags &= ~stray;
 	}

@@ -11,8 +11,6 @@
 #include "f2/fs.h"
 #include "f2/node.h"
 
-#define MIN_CLUSTER_LOG	2
-#define MAX_CLUSTER_LOG	8
 
 static int valid_mode(uint16_t mode)
 {
@@ -91,7 +89,7 @@ int f2_inode_parse(struct f2_fs *fs, uint32_t ino, const struct f2_node *node,
 		    !(fs->features & F2_FEAT_COMPRESSION))
 			return f2_fs_fail(fs, F2_ECORRUPT,
 					  "ino %u: compressed without the compression fields", ino);
-		if (log < MIN_CLUSTER_LOG || log > MAX_CLUSTER_LOG)
+		if (log < F2_MIN_CLUSTER_LOG || log > F2_MAX_CLUSTER_LOG)
 			return f2_fs_fail(fs, F2_ECORRUPT, "ino %u: i_log_cluster_size %u invalid",
 					  ino, log);
 		if (i->i_compress_algorithm > F2_COMPRESS_LZORLE)

@@ -257,6 +257,9 @@ static inline uint32_t f2_node_ofs(const struct f2_node *n)
 }
 
 /* ---- inodes ----------------------------------------------------------------- */
+/* a compressed file's cluster: 2^2 .. 2^8 blocks (i_log_cluster_size) */
+#define F2_MIN_CLUSTER_LOG	2
+#define F2_MAX_CLUSTER_LOG	8
 #define F2_COMPR_FL		0x00000004u	/* i_flags: compressed file */
 #define F2_NOCOMP_FL		0x00000400u
 #define F2_ENCRYPT_FL		0x00000800u
