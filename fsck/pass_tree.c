@@ -758,10 +758,7 @@ static int check_inode_fields(struct fsck_ctx *ctx, struct walk *w, const struct
 	/* a directory (or other non-file) may carry the compression flag
 	 * its new files inherit, but Linux checks the fields with it */
 	if ((flags & F2_COMPR_FL) && !S_ISREG(ir->mode) && (fs_feat & F2_FEAT_COMPRESSION) &&
-	    ir->extra_words * 4 >= offsetof(struct f2_inode, i_extra_end) -
-				   offsetof(struct f2_inode, i_extra_isize) &&
-	    (in->i_log_cluster_size < F2_MIN_CLUSTER_LOG || in->i_log_cluster_size > F2_MAX_CLUSTER_LOG ||
-	     in->i_compress_algorithm > F2_COMPRESS_LZORLE))
+	    f2_inode_compress_check(in, ir->extra_words) > F2_COMPR_NO_FIELDS)
 		stray |= F2_COMPR_FL;
 	if (stray && fix_problem(ctx, PR_INODE_FLAGS, "ino %u: i_flags 0x%x, 0x%x of features "
 				 "the volume lacks or without their fields", wk->ino, flags, stray)) {

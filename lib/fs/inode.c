@@ -22,6 +22,16 @@ static int valid_mode(uint16_t mode)
 	return 0;
 }
 
+int f2_inode_compress_check(const struct f2_inode *i, uint32_t extra_words)
+{
+	if (extra_words * 4 < offsetof(struct f2_inode, i_extra_end) -
+			      offsetof(struct f2_inode, i_extra_isize))
+		return F2_COMPR_NO_FIELDS;
+	if (i->i_log_cluster_size < F2_MIN_CLUSTER_LOG || i->i_log_cluster_size > F2_MAX_CLUSTER_LOG)
+		return F2_COMPR_BAD_LOG;
+	return i->i_compress_algorithm > F2_COMPRESS_LZORLE ? F2_COMPR_BAD_ALGO : F2_COMPR_OK;
+}
+
 int f2_inode_parse(struct f2_fs *fs, uint32_t ino, const struct f2_node *node,
 		   struct f2_inode_ref *ir)
 {
@@ -83,16 +93,15 @@ int f2_inode_parse(struct f2_fs *fs, uint32_t ino, const struct f2_node *node,
 			(f2_le32(i->i_flags) & F2_ENCRYPT_FL);
 	if ((f2_le32(i->i_flags) & F2_COMPR_FL) && S_ISREG(ir->mode)) {
 		uint32_t log = i->i_log_cluster_size;
+		int c = f2_inode_compress_check(i, extra);
 
-		if (extra * 4 < offsetof(struct f2_inode, i_extra_end) -
-				offsetof(struct f2_inode, i_extra_isize) ||
-		    !(fs->features & F2_FEAT_COMPRESSION))
+		if (c == F2_COMPR_NO_FIELDS || !(fs->features & F2_FEAT_COMPRESSION))
 			return f2_fs_fail(fs, F2_ECORRUPT,
 					  "ino %u: compressed without the compression fields", ino);
-		if (log < F2_MIN_CLUSTER_LOG || log > F2_MAX_CLUSTER_LOG)
+		if (c == F2_COMPR_BAD_LOG)
 			return f2_fs_fail(fs, F2_ECORRUPT, "ino %u: i_log_cluster_size %u invalid",
 					  ino, log);
-		if (i->i_compress_algorithm > F2_COMPRESS_LZORLE)
+		if (c == F2_COMPR_BAD_ALGO)
 			return f2_fs_fail(fs, F2_ECORRUPT, "ino %u: compression algorithm %u unknown",
 					  ino, i->i_compress_algorithm);
 		ir->cluster_blocks = 1u << log;

@@ -298,6 +298,10 @@ struct f2_inode_ref {
  */
 int f2_inode_read(struct f2_fs *fs, uint32_t ino, struct f2_inode_ref *ir);
 /* Parse an inode block already read (fsck): fills the derived fields. */
+/* The compression fields of an inode flagged F2_COMPR_FL whose extra
+ * area is extra_words words: F2_COMPR_OK, or what Linux refuses. */
+enum { F2_COMPR_OK, F2_COMPR_NO_FIELDS, F2_COMPR_BAD_LOG, F2_COMPR_BAD_ALGO };
+int f2_inode_compress_check(const struct f2_inode *i, uint32_t extra_words);
 int f2_inode_parse(struct f2_fs *fs, uint32_t ino, const struct f2_node *node,
 		   struct f2_inode_ref *ir);
 
