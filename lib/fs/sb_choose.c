@@ -134,6 +134,7 @@ static int weigh(struct f2_fs *a, int ea, struct f2_fs *b, int eb, char *why, si
 {
 	uint32_t fa = f2_le32(a->sb.feature), fb = f2_le32(b->sb.feature);
 	struct f2_inode_ref *ir;
+	const char *stray_a, *stray_b;
 	int sa, sb;
 
 	if (!ea != !eb) {
@@ -151,10 +152,12 @@ static int weigh(struct f2_fs *a, int ea, struct f2_fs *b, int eb, char *why, si
 		snprintf(why, len, "it has no sb_checksum; the other copy's crc covers it");
 		return fa & F2_FEAT_SB_CHKSUM ? -1 : 1;
 	}
-	if (!stray_field(&a->sb) != !stray_field(&b->sb)) {
+	stray_a = stray_field(&a->sb);
+	stray_b = stray_field(&b->sb);
+	if (!stray_a != !stray_b) {
 		snprintf(why, len, "its %s is set without the feature that uses it",
-			 stray_field(&a->sb) ? stray_field(&a->sb) : stray_field(&b->sb));
-		return stray_field(&a->sb) ? 1 : -1;
+			 stray_a ? stray_a : stray_b);
+		return stray_a ? 1 : -1;
 	}
 	if (fa == fb || !(ir = malloc(sizeof(*ir))))
 		return 0;
