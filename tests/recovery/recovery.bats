@@ -21,6 +21,8 @@ setup_file() {
 	export F2_TMP=$BATS_FILE_TMPDIR
 	local d=$BATS_FILE_TMPDIR s st
 	rf_images_build || { echo "$RF_ERROR" >"$d/error"; return 0; }
+	[ ! -f "$RF_IMAGES/retried" ] ||
+		echo "# the recovery images were built twice: the first log is $(cat "$RF_IMAGES/retried")" >&3
 	require_prog "$FSCK" || return 1
 	for s in $RF_SCENARIOS; do
 		cp --sparse=always "$RF_IMAGES/$s.img" "$d/$s.a.img"
