@@ -6,8 +6,11 @@
  * committed: the kernel would fall back to the older pack and silently
  * lose what was written between them.  -y rewrites the head from the
  * tail, and the volume is opened again on the newer pack before anything
- * else is checked.  (A good head whose tail is missing or damaged is a
- * checkpoint that was never finished: pass_cp notes it, nothing else.)
+ * else is checked.  A good head whose pack count misses a tail that
+ * repeats it (the count changed in the head, or in head and tail) is a
+ * committed pack too: -y puts the right count in both.  (A good head
+ * whose tail is missing or damaged is a checkpoint that was never
+ * finished: pass_cp notes it, nothing else.)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,33 @@ static int newer(const struct f2_fs *fs, int p, uint64_t v)
 	return d > 0 || (d == 0 && p == 0);
 }
 
+/* Pack p's head verifies but its count misses the tail (see the top). */
+static int count_check(struct fsck_ctx *ctx, int p, uint8_t *fixed, int *rewritten)
+{
+	const struct f2_cp_pack_info *pi = &ctx->fs->packs[p];
+	const struct f2_checkpoint *cp = (const void *)fixed;
+	uint32_t off;
+	int err;
+
+	if (f2_cp_find_twin(ctx->fs, p, fixed, &off))
+		return 0;
+	ctx->cp_head_bad[p] = 1;
+	if (!fix_problem(ctx, PR_CP_PACK_COUNT, "checkpoint pack %d (version %llu): %s; the tail "
+			 "is block %u: cp_pack_total_block_count should be %u", p + 1,
+			 (unsigned long long)f2_le64(cp->checkpoint_ver), pi->why, pi->start + off,
+			 off + 1))
+		return 0;
+	err = f2_io_write_block(ctx->rw, pi->start + off, fixed);
+	if (!err)
+		err = f2_io_write_block(ctx->rw, pi->start, fixed);
+	if (!err)
+		err = f2_io_flush(ctx->rw);
+	problem_fixed(ctx, PR_CP_PACK_COUNT, !err);
+	if (!err)
+		*rewritten = 1;
+	return 0;
+}
+
 int cp_head_check(struct fsck_ctx *ctx, int *rewritten)
 {
 	struct f2_fs *fs = ctx->fs;
@@ -42,8 +72,13 @@ int cp_head_check(struct fsck_ctx *ctx, int *rewritten)
 		uint32_t off;
 		uint64_t v;
 
-		if (pi->valid || strncmp(pi->why, "head block", 10) ||
-		    f2_cp_find_tail(fs, p, tail, &off))
+		if (pi->valid)
+			continue;
+		if (strncmp(pi->why, "head block", 10)) {
+			err = count_check(ctx, p, tail, rewritten);
+			continue;
+		}
+		if (f2_cp_find_tail(fs, p, tail, &off))
 			continue;
 		v = f2_le64(cp->checkpoint_ver);
 		if (!newer(fs, p, v))

@@ -146,6 +146,55 @@ int f2_cp_find_tail(struct f2_fs *fs, int pack, void *tail, uint32_t *off)
 				      pack + 1);
 }
 
+/* Do two checkpoint blocks agree in all but the pack count and checksum? */
+static int twins(const uint8_t *a, const uint8_t *b)
+{
+	const struct f2_checkpoint *ca = (const void *)a, *cb = (const void *)b;
+	size_t cnt = offsetof(struct f2_checkpoint, cp_pack_total_block_count);
+	uint32_t csum = f2_le32(ca->checksum_offset);
+
+	if (csum != f2_le32(cb->checksum_offset) || csum > F2_BLKSIZE - 4)
+		return 0;
+	for (size_t i = 0; i < F2_BLKSIZE; i++)
+		if (a[i] != b[i] && !(i >= cnt && i < cnt + 4) && !(i >= csum && i < csum + 4))
+			return 0;
+	return 1;
+}
+
+int f2_cp_find_twin(struct f2_fs *fs, int pack, void *fixed, uint32_t *off)
+{
+	uint8_t *head = malloc(2 * F2_BLKSIZE), *blk = head + F2_BLKSIZE;
+	struct f2_checkpoint *cp = fixed;
+	struct f2_cp_pack_info info;
+	uint32_t start = f2_le32(fs->sb.cp_blkaddr) + (uint32_t)pack * F2_BLKS_PER_SEG;
+	uint32_t payload = f2_le32(fs->sb.cp_payload), csum;
+	int found = 0;
+
+	if (!head)
+		return -12;
+	if (f2_fs_read_block(fs, start, head))
+		goto out;
+	csum = f2_le32(((const struct f2_checkpoint *)head)->checksum_offset);
+	if (csum < F2_CP_MIN_CHKSUM_OFFSET || csum > F2_CP_CHKSUM_OFFSET || !f2_cp_crc_ok(head, csum))
+		goto out;
+	for (uint32_t o = 1 + payload; o < F2_BLKS_PER_SEG && !found; o++) {
+		if (f2_fs_read_block(fs, start + o, blk) || !twins(head, blk) ||
+		    !f2_cp_crc_ok(blk, csum))
+			continue;
+		memcpy(fixed, blk, F2_BLKSIZE);
+		cp->cp_pack_total_block_count = f2_cpu_to_le32(o + 1);
+		f2_cp_set_crc(fixed, csum);
+		if (check_cp_block(fs, cp, "tail", &info) || check_cp_fields(fs, cp, &info))
+			continue;
+		*off = o;
+		found = 1;
+	}
+out:
+	free(head);
+	return found ? 0 : f2_fs_fail(fs, F2_ECORRUPT, "checkpoint pack %d: no tail repeats its head",
+				      pack + 1);
+}
+
 /* Point the version bitmaps into cp_raw (cp block + payload). */
 static int place_bitmaps(struct f2_fs *fs)
 {

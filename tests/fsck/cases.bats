@@ -207,3 +207,4 @@ preen_pair() {
 @test "094-inode-footer-owner" { run_case 094-inode-footer-owner; }
 @test "095-inode-flags-feature" { run_case 095-inode-flags-feature; }
 @test "096-sb-primary-feature-garbage" { run_case 096-sb-primary-feature-garbage; }
+@test "097-cp-pack-count" { run_case 097-cp-pack-count; }

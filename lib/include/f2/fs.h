@@ -164,6 +164,13 @@ int f2_cp_check_pack(struct f2_fs *fs, int pack, void *head, struct f2_cp_pack_i
  * its own cp_pack_total_block_count puts it (the last of its pack).  The
  * block goes to tail (F2_BLKSIZE bytes).  F2_ECORRUPT when there is none. */
 int f2_cp_find_tail(struct f2_fs *fs, int pack, void *tail, uint32_t *off);
+/* A pack whose head verifies but whose cp_pack_total_block_count (in the
+ * head, or in head and tail alike) misses its tail: the first block past
+ * the payload that repeats the head in all but that count and the
+ * checksum is the committed tail.  On success *fixed (F2_BLKSIZE bytes)
+ * is that block with the count that reaches it and a fresh checksum, and
+ * *off its offset in the pack; F2_ECORRUPT when there is none. */
+int f2_cp_find_twin(struct f2_fs *fs, int pack, void *fixed, uint32_t *off);
 /* Call fn for every orphan inode of the chosen pack; stops on a non-zero
  * return from fn (which is returned). */
 int f2_cp_orphans(struct f2_fs *fs, int (*fn)(void *ctx, uint32_t ino), void *ctx);
