@@ -450,6 +450,11 @@ static int apply(struct fsck_ctx *ctx, struct f2_engine *w)
 			if (!err)
 				f2_set_le16(n->i.i_mode, (uint16_t)a->b);
 			break;
+		case RA_INODE_PINO:
+			err = node_get(w, a->a, a->a, 0, &n);
+			if (!err)
+				f2_set_le32(n->i.i_pino, a->b);
+			break;
 		}
 	}
 	/* directory entries, one pass per directory */

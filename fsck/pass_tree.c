@@ -844,6 +844,7 @@ static void check_dir_dots(struct fsck_ctx *ctx, const struct walk *w, const str
 {
 	/* a reconnected directory's ".." is set when lost+found exists */
 	int recon = wk->special == 2, want = recon ? (int)ctx->lf_ino : (int)wk->parent;
+	uint32_t pino = f2_le32(w->ir->node.i.i_pino);
 
 	if (!w->have_dot &&
 	    fix_problem(ctx, PR_DENT_DOT, "dir ino %u: no \".\" entry", wk->ino))
@@ -861,6 +862,12 @@ static void check_dir_dots(struct fsck_ctx *ctx, const struct walk *w, const str
 			       w->dotdot, wk->parent)) {
 		rep_add(ctx, PR_DENT_DOTDOT, RA_DENT_DOTDOT, wk->ino, wk->parent, 0, 0);
 	}
+	/* Linux keeps a directory's i_pino at its parent (rename sets it);
+	 * the root's is whatever mkfs wrote (0 for the reference) */
+	if (!recon && wk->special != 1 && !(r->flags & INO_ORPHAN) && pino != wk->parent &&
+	    fix_problem(ctx, PR_INODE_PINO, "dir ino %u: i_pino %u, parent is %u", wk->ino, pino,
+			wk->parent))
+		rep_add(ctx, PR_INODE_PINO, RA_INODE_PINO, wk->ino, wk->parent, 0, 0);
 	if (wk->special != 1) {
 		struct ino_rec *p = inomap_find(&ctx->inodes, wk->parent);
 

@@ -49,6 +49,7 @@ enum rep_kind {
 	RA_CURSEG_MOVE,		/* a log: to a fresh segment (it shares one) */
 	RA_SUM_SET,		/* a blkaddr, b nid, c ofs_in_node, d version: its SSA entry */
 	RA_SUM_TYPE,		/* a segno, b 1 node / 0 data: its summary's type */
+	RA_INODE_PINO,		/* a ino, b i_pino */
 };
 
 struct rep_act {

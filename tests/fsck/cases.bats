@@ -208,3 +208,4 @@ preen_pair() {
 @test "095-inode-flags-feature" { run_case 095-inode-flags-feature; }
 @test "096-sb-primary-feature-garbage" { run_case 096-sb-primary-feature-garbage; }
 @test "097-cp-pack-count" { run_case 097-cp-pack-count; }
+@test "098-dir-pino" { run_case 098-dir-pino; }
