@@ -206,6 +206,15 @@ static int one_nat(void *arg, const struct f2_nat_info *ni)
 			return rep_nat_lost(ctx, PR_NAT_ADDR_DATA, ni->nid, ni->ino);
 		return 0;
 	}
+	/* a free block whose footer is another node's: a stale copy, not
+	 * this node; its own block may be intact elsewhere (relocate.c) */
+	if (!sbm_test(&ctx->sit_valid, (uint64_t)idx) &&
+	    footer_owner(ctx, ni->nid, ni->blkaddr) != ni->ino) {
+		if (fix_problem(ctx, PR_NAT_ADDR_STALE, "nid %u (ino %u): block address %u is free "
+				"in the SIT and holds another node", ni->nid, ni->ino, ni->blkaddr))
+			return rep_nat_lost(ctx, PR_NAT_ADDR_STALE, ni->nid, ni->ino);
+		return 0;
+	}
 	if (!sbm_test(&ctx->sit_valid, (uint64_t)idx) &&
 	    fix_problem(ctx, PR_NAT_ADDR_NOT_VALID,
 			"nid %u (ino %u): block address %u (segment %u) is free in the SIT",

@@ -209,3 +209,4 @@ preen_pair() {
 @test "096-sb-primary-feature-garbage" { run_case 096-sb-primary-feature-garbage; }
 @test "097-cp-pack-count" { run_case 097-cp-pack-count; }
 @test "098-dir-pino" { run_case 098-dir-pino; }
+@test "099-nat-addr-stale" { run_case 099-nat-addr-stale; }
