@@ -813,6 +813,13 @@ static int walk_inode_pointers(struct fsck_ctx *ctx, struct walk *w, const struc
 			if (fix)
 				fix = 2;
 		}
+		/* the word before the inline area is reserved: Linux writes 0 */
+		if (in->i_addr[ir->extra_words] &&
+		    fix_problem(ctx, PR_INODE_INLINE_RESERVED, "ino %u: inline %s, reserved word 0x%x",
+				wk->ino, w->is_dir ? "dentries" : "data",
+				f2_le32(in->i_addr[ir->extra_words])))
+			rep_add(ctx, PR_INODE_INLINE_RESERVED, RA_NODE_WORD, wk->ino, wk->ino,
+				W_IADDR + ir->extra_words, 0);
 		if (in->i_inline & F2_INLINE_DENTRY)
 			dir_check_inline(w);
 	} else {

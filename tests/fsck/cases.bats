@@ -210,3 +210,4 @@ preen_pair() {
 @test "097-cp-pack-count" { run_case 097-cp-pack-count; }
 @test "098-dir-pino" { run_case 098-dir-pino; }
 @test "099-nat-addr-stale" { run_case 099-nat-addr-stale; }
+@test "100-inline-reserved" { run_case 100-inline-reserved; }
