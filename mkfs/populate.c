@@ -28,6 +28,7 @@
 #include "f2/errors.h"
 #include "f2/io.h"
 #include "f2/map.h"
+#include "fsconfig.h"
 #include "populate.h"
 
 #define COPY_BUF	(4u << 20)
@@ -49,6 +50,8 @@ struct pop {
 	int progress, acl_warned;
 	char *xnames;
 	size_t xnames_cap;
+	struct fscfg cfg;		/* --fs-config, or empty */
+	const struct fscfg_entry *cur;	/* the entry of the file being made */
 };
 
 int pop_parse_idmap(const char *spec, struct pop_idmap *m)
@@ -186,8 +189,19 @@ static void attr_of(struct pop *p, const struct stat *st, struct f2_wattr *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->mode = (uint16_t)st->st_mode;
-	a->uid = map_id(p->o->uid, p->o->nuid, st->st_uid);
-	a->gid = map_id(p->o->gid, p->o->ngid, st->st_gid);
+	if (p->o->owner_root) {
+		a->uid = a->gid = 0;
+	} else {
+		a->uid = map_id(p->o->uid, p->o->nuid, st->st_uid);
+		a->gid = map_id(p->o->gid, p->o->ngid, st->st_gid);
+	}
+	/* fs_config names paths without the leading slash */
+	p->cur = fscfg_find(&p->cfg, p->fspath[0] == '/' ? p->fspath + 1 : p->fspath);
+	if (p->cur) {
+		a->uid = p->cur->uid;
+		a->gid = p->cur->gid;
+		a->mode = (uint16_t)((st->st_mode & S_IFMT) | p->cur->mode);
+	}
 	if (p->o->fixed_time >= 0) {
 		a->atime = a->mtime = a->ctime = a->crtime = (uint64_t)p->o->fixed_time;
 	} else {
@@ -283,6 +297,8 @@ static int copy_xattrs(struct pop *p, uint32_t ino, const struct stat *st)
 		}
 		if (p->sehnd && !strcmp(name, "security.selinux"))
 			continue;	/* the file_contexts label wins */
+		if (p->cur && !strcmp(name, "security.capability"))
+			continue;	/* so does fs_config's */
 		v = lgetxattr(p->path, name, val, COPY_BUF);
 		if (v < 0)
 			return fail(p, -errno, name);
@@ -305,6 +321,15 @@ static int copy_xattrs(struct pop *p, uint32_t ino, const struct stat *st)
 		}
 	}
 	(void)have_label;
+	if (p->cur && p->cur->caps) {
+		uint8_t cap[FSCFG_CAP_BYTES];
+
+		fscfg_cap_value(p->cur->caps, cap);
+		err = f2_engine_setxattr(p->w, ino, F2_XATTR_INDEX_SECURITY, "capability", 10, cap,
+					 sizeof(cap));
+		if (err)
+			return fail(p, err, "security.capability");
+	}
 	return 0;
 }
 
@@ -518,7 +543,38 @@ out:
 	return err;
 }
 
+/* The quota files from the committed tree: the volume opened again (the
+ * engine reads through it), recounted, checkpointed. */
+static int quota_pass(struct pop *p, struct f2_io *io, struct f2_fs **fs)
+{
+	int err;
+
+	f2_engine_close(p->w);
+	p->w = NULL;
+	f2_fs_close(*fs);
+	*fs = NULL;
+	err = f2_fs_open_io(io, NULL, fs);
+	if (err) {
+		fprintf(p->err, "populate: quota: reopening: %s\n", *fs ? (*fs)->why : f2_strerror(err));
+		return err;
+	}
+	err = f2_engine_open(*fs, NULL, &p->w);
+	if (!err)
+		err = f2_engine_quota_recount(p->w);
+	if (!err)
+		err = f2_engine_checkpoint(p->w);
+	if (err)
+		fprintf(p->err, "populate: quota: %s: %s\n", f2_strerror(err),
+			p->w ? f2_engine_why(p->w) : (*fs)->why);
+	return err;
+}
+
 int pop_run(const char *dev, const struct pop_opts *o, FILE *err_out)
+{
+	return pop_run_stats(dev, o, err_out, NULL);
+}
+
+int pop_run_stats(const char *dev, const struct pop_opts *o, FILE *err_out, struct pop_stats *s)
 {
 	struct pop p = { .o = o, .err = err_out };
 	struct f2_io *io = NULL;
@@ -559,6 +615,8 @@ int pop_run(const char *dev, const struct pop_opts *o, FILE *err_out)
 			return -EINVAL;
 		}
 	}
+	if (o->fs_config && (err = fscfg_load(o->fs_config, &p.cfg, err_out)))
+		goto out;
 	p.buf = malloc(COPY_BUF);
 	if (!p.buf) {
 		err = -ENOMEM;
@@ -572,12 +630,6 @@ int pop_run(const char *dev, const struct pop_opts *o, FILE *err_out)
 	err = f2_fs_open_io(io, NULL, &fs);
 	if (err) {
 		fprintf(err_out, "populate: %s: %s\n", dev, fs ? fs->why : f2_strerror(err));
-		goto out;
-	}
-	if (fs->features & F2_FEAT_QUOTA_INO) {
-		fprintf(err_out, "populate: %s: the quota feature is on and populate does not "
-			"update quota files yet\n", dev);
-		err = F2_EUNSUPP;
 		goto out;
 	}
 	if (o->ncasefold && !(fs->features & F2_FEAT_CASEFOLD)) {
@@ -601,10 +653,26 @@ int pop_run(const char *dev, const struct pop_opts *o, FILE *err_out)
 	if (!err)
 		err = walk(&p, F2_ROOT_INO);
 	if (!err) {
+		/* quota usage is counted after the tree is committed: until
+		 * then the checkpoint says the quota files need a check */
+		if (fs->features & F2_FEAT_QUOTA_INO)
+			f2_engine_cp_flags(p.w, F2_CP_QUOTA_NEED_FSCK, 0);
 		err = f2_engine_checkpoint(p.w);
 		if (err)
 			fprintf(err_out, "populate: checkpoint: %s: %s\n", f2_strerror(err),
 				f2_engine_why(p.w));
+	}
+	if (!err && (fs->features & F2_FEAT_QUOTA_INO))
+		err = quota_pass(&p, io, &fs);
+	if (!err && s) {
+		struct f2_engine_stats es;
+
+		f2_engine_stats(p.w, &es);
+		s->files = p.files;
+		s->bytes = p.bytes;
+		s->image_bytes = ((uint64_t)fs->main_blkaddr +
+				  (uint64_t)es.segs_in_use_end * F2_BLKS_PER_SEG) * F2_BLKSIZE;
+		s->free_bytes = (es.user_blocks - es.valid_blocks) * F2_BLKSIZE;
 	}
 	report(&p, 1);
 out:
@@ -616,6 +684,7 @@ out:
 	if (p.sehnd)
 		selabel_close(p.sehnd);
 	hl_free(&p.links);
+	fscfg_free(&p.cfg);
 	for (uint32_t i = 0; i < o->ncasefold; i++)
 		free(p.cf[i]);
 	free(p.xnames);

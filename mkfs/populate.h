@@ -24,6 +24,10 @@ struct pop_opts {
 	 * their subdirectories inherit the flag) */
 	const char *casefold[POP_MAX_CASEFOLD];
 	uint32_t ncasefold;
+	/* Android canned fs_config (fsconfig.h): owner, mode and
+	 * capabilities of the paths it lists */
+	const char *fs_config;
+	int owner_root;			/* unlisted paths are 0:0 (sload without -P) */
 	int progress;			/* -1 auto (stderr is a tty), 0 off, 1 on */
 	int quiet;
 };
@@ -38,4 +42,14 @@ int pop_parse_idmap(const char *spec, struct pop_idmap *m);
  * f2_io_open, so F2_IO_RECORD/F2_IO_FAULT apply) and checkpoint.
  * Messages go to err; returns 0 or a negative code. */
 int pop_run(const char *dev, const struct pop_opts *o, FILE *err);
+
+/* What pop_run_stats reports after a successful run. */
+struct pop_stats {
+	uint64_t files;			/* inodes made (hard links aside) */
+	uint64_t bytes;			/* file data copied */
+	uint64_t image_bytes;		/* end of the last segment in use */
+	uint64_t free_bytes;		/* user blocks still free */
+};
+/* pop_run, and the stats into *s (may be NULL). */
+int pop_run_stats(const char *dev, const struct pop_opts *o, FILE *err, struct pop_stats *s);
 #endif

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "f2/bitmap.h"
 #include "f2/cp_pack.h"
 #include "f2/errors.h"
 #include "f2/features.h"
@@ -47,6 +48,9 @@ void f2_engine_stats(const struct f2_engine *w, struct f2_engine_stats *st)
 	st->valid_inodes = w->valid_inodes;
 	st->free_segs = w->free_segs;
 	st->cp_ver = w->cp_ver;
+	st->segs_in_use_end = w->fs->main_segs;
+	while (st->segs_in_use_end && f2_test_bit_lsb(w->freemap, st->segs_in_use_end - 1))
+		st->segs_in_use_end--;
 }
 
 static int load_orphan(void *ctx, uint32_t ino)

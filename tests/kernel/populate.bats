@@ -9,7 +9,9 @@
 # of the source tree (or, with SELinux labels, with what the read path
 # extracts), and the reference fsck judges the images the kernel wrote.
 # A third image (-s 4 -z 2) is only written to by the kernel (its tree is
-# compared on the host in tests/engine/populate.bats).
+# compared on the host in tests/engine/populate.bats).  A fourth is made
+# as Android's build makes a system image: mkfs.f2fs -g android, then
+# sload.f2fs with a canned fs_config, file_contexts and -t /system.
 
 load ../lib/common
 load ../lib/kernel
@@ -37,7 +39,19 @@ setup_file() {
 	/sizes(/.*)?		u:object_r:sizes_file:s0
 	/special/null		u:object_r:null_device:s0
 	FC
-	truncate -s 1G "$dir/plain.img" "$dir/labels.img"
+	cat >"$dir/fc_system" <<-'FC'
+	/system(/.*)?		u:object_r:system_file:s0
+	/system/sizes(/.*)?	u:object_r:sizes_file:s0
+	FC
+	# the root, a directory, files with and without capabilities
+	cat >"$dir/fs_config" <<-'CFG'
+	system 0 0 0751
+	system/sizes 1000 1000 0750
+	system/sizes/f1 0 2000 0750 capabilities=0x1000000400
+	system/sizes/f4096 1013 1005 0640
+	system/links/short 7 8 0777
+	CFG
+	truncate -s 1G "$dir/plain.img" "$dir/labels.img" "$dir/android.img"
 	truncate -s 2G "$dir/bigsec.img"
 	{
 		"$MKFS" -q -f "$dir/plain.img" &&
@@ -45,20 +59,27 @@ setup_file() {
 		"$MKFS" -q -f -O "$FEAT" "$dir/labels.img" &&
 		"$POP" -q --root "$dir/tree" --file-contexts "$dir/file_contexts" "$dir/labels.img" &&
 		"$MKFS" -q -f -s 4 -z 2 "$dir/bigsec.img" &&
-		"$POP" -q --root "$dir/tree" "$dir/bigsec.img"
+		"$POP" -q --root "$dir/tree" "$dir/bigsec.img" &&
+		"$MKFS" -q -f -g android -O "$FEAT" "$dir/android.img" &&
+		"$SLOAD" -q -f "$dir/tree" -t /system -C "$dir/fs_config" -s "$dir/fc_system" \
+			-T 1700000000 "$dir/android.img" >"$dir/sload.out"
 	} >"$dir/populate.log" 2>&1 || echo "populate failed" >>"$dir/populate.log"
 	# what the read path sees in the labelled image (its labels differ
 	# from the source's xattrs by design)
-	mkdir "$dir/labels.x"
-	"$F2_BUILD/tests/tools/f2extract" "$dir/labels.img" "$dir/labels.x" &&
-		EXCLUDE=./dind_probe "$F2_TOP/tests/engine/manifest.py" "$dir/labels.x" \
-		>"$dir/labels.manifest"
-	printf 'plain vda manifest\nlabels vdb manifest\nbigsec vdc -\n' >"$dir/disks"
+	local x
+	for x in labels android; do
+		mkdir "$dir/$x.x"
+		"$F2_BUILD/tests/tools/f2extract" "$dir/$x.img" "$dir/$x.x" &&
+			EXCLUDE=./dind_probe "$F2_TOP/tests/engine/manifest.py" "$dir/$x.x" \
+			>"$dir/$x.manifest"
+	done
+	printf 'plain vda manifest\nlabels vdb manifest\nbigsec vdc -\nandroid vdd manifest\n' \
+		>"$dir/disks"
 	kernel_add_binary /usr/bin/getfattr || return 1
 	KERNEL_FILES="$dir/disks:/guest/disks $F2_TOP/tests/engine/manifest.sh:/guest/manifest.sh $BATS_TEST_DIRNAME/guest/lib.sh:/guest/lib.sh" \
 		KERNEL_RUN_DIR=$dir/run KERNEL_TIMEOUT=900 \
 		kernel_run "$BATS_TEST_DIRNAME/guest/populate-check.sh" \
-		"$dir/plain.img" "$dir/labels.img" "$dir/bigsec.img"
+		"$dir/plain.img" "$dir/labels.img" "$dir/bigsec.img" "$dir/android.img"
 	echo $? >"$dir/run/status"
 	cp "$KERNEL_OUT" "$dir/report"
 	kernel_dmesg >"$dir/dmesg"
@@ -121,9 +142,32 @@ expect_report() {
 	grep -A8 '^\./special/null ' "$BATS_TEST_TMPDIR/k" | grep -q "security.selinux=0x$label"
 }
 
+@test "kernel populate: sload.f2fs -C fs_config -s file_contexts -t /system: owners, modes, capabilities and labels as the kernel reads them" {
+	local k=$BATS_TEST_TMPDIR/k cap label
+	kernel_manifest android >"$k"
+	diff "$BATS_FILE_TMPDIR/android.manifest" "$k"
+	grep -qx '\. d 751:0:0:[0-9]*' "$k"
+	grep -qx '\./sizes d 750:1000:1000:2' "$k"
+	grep -q '^\./sizes/f1 f 750:0:2000:1:1 ' "$k"
+	grep -q '^\./sizes/f4096 f 640:1013:1005:1:4096 ' "$k"
+	grep -q '^\./links/short l 7:8:1 ' "$k"
+	# unlisted paths are 0:0 without -P (mktree made modes/m0644 1000:1000)
+	grep -q '^\./modes/m0644 f 644:0:0:1:' "$k"
+	# VFS_CAP_REVISION_2 | effective, bits 10 and 36
+	cap=0x0100000200040000000000001000000000000000
+	grep -qx "\./sizes/f1 security.capability=$cap" "$k"
+	[ "$(grep -c 'security.capability=' "$k")" = 1 ]
+	label=$(printf 'u:object_r:sizes_file:s0\0' | od -An -tx1 | tr -d ' \n')
+	grep -qx "\./sizes/f1 security.selinux=0x$label" "$k"
+	label=$(printf 'u:object_r:system_file:s0\0' | od -An -tx1 | tr -d ' \n')
+	grep -qx "\. security.selinux=0x$label" "$k"
+	grep -qx "\./modes/m0644 security.selinux=0x$label" "$k"
+	grep -qx 'Info: Max image size: [0-9]* MB, Free space: [0-9]* MB' "$BATS_FILE_TMPDIR/sload.out"
+}
+
 @test "kernel populate: the kernel writes, unmounts, remounts; reference fsck stays clean" {
 	local n
-	for n in plain labels bigsec; do
+	for n in plain labels bigsec android; do
 		expect_report "$n" "mount ok" "wrote more" "umount ok" "md5 match" "umount2 ok"
 		ref_fsck_clean "$BATS_FILE_TMPDIR/$n.img"
 	done

@@ -56,6 +56,7 @@ REF_FSCK=${REF_FSCK:-/sbin/fsck.f2fs}
 GC=${GC:-$F2_BUILD/gc/gc.f2fs}
 DEFRAG=${DEFRAG:-$F2_BUILD/gc/defrag.f2fs}
 POPULATE=${POPULATE:-$F2_BUILD/mkfs/f2fs-populate}
+SLOAD=${SLOAD:-$F2_BUILD/mkfs/sload.f2fs}
 INJECT=${INJECT:-$F2_BUILD/inject/inject.f2fs}
 TUNE=${TUNE:-$F2_BUILD/tune/tune.f2fs}
 F2FIELD=${F2FIELD:-$F2_BUILD/tests/tools/f2field}
@@ -64,7 +65,7 @@ F2AGE=${F2AGE:-$F2_BUILD/tests/tools/f2age}
 F2EXTRACT=${F2EXTRACT:-$F2_BUILD/tests/tools/f2extract}
 F2WALK=${F2WALK:-$F2_BUILD/tests/crash/f2walk}
 export F2_TOP F2_BUILD MKFS FSCK DUMP F2SB REF_MKFS REF_FSCK
-export GC DEFRAG POPULATE INJECT TUNE F2FIELD F2REPLAY F2AGE F2EXTRACT F2WALK
+export GC DEFRAG POPULATE SLOAD INJECT TUNE F2FIELD F2REPLAY F2AGE F2EXTRACT F2WALK
 
 # f2_unwrap VAR...: each VAR naming an uninstalled program of a shared
 # build (a libtool wrapper script) is set to the program itself, and the
@@ -116,7 +117,7 @@ f2_plain_instruments() {
 	done
 }
 f2_plain_instruments F2SB F2FIELD F2REPLAY F2AGE F2EXTRACT F2WALK
-f2_unwrap MKFS FSCK DUMP F2SB GC DEFRAG POPULATE INJECT TUNE F2FIELD F2REPLAY F2AGE F2EXTRACT F2WALK
+f2_unwrap MKFS FSCK DUMP F2SB GC DEFRAG POPULATE SLOAD INJECT TUNE F2FIELD F2REPLAY F2AGE F2EXTRACT F2WALK
 
 # Scratch space: per-test under bats, else a private directory.
 f2_tmp() {

@@ -129,10 +129,19 @@ int f2_engine_orphan_del(struct f2_engine *w, uint32_t ino);
 /* Delete an inode and everything it owns (its links are not looked at). */
 int f2_engine_delete_inode(struct f2_engine *w, uint32_t ino);
 
+/* ---- quota ----------------------------------------------------------------- */
+/* With the quota feature: rewrite the quota files from every inode the
+ * NAT names (charged as the kernel charges them; limits, grace times and
+ * flags kept from files that parse) and clear CP_QUOTA_NEED_FSCK for the
+ * next checkpoint.  Reads go through w's f2_fs: call it before w writes
+ * anything, on a volume opened after the writer's checkpoint. */
+int f2_engine_quota_recount(struct f2_engine *w);
+
 /* ---- counters ------------------------------------------------------------ */
 struct f2_engine_stats {
 	uint64_t valid_blocks, user_blocks;
 	uint32_t valid_nodes, valid_inodes, free_segs;
+	uint32_t segs_in_use_end;	/* main segments up to the last one not free */
 	uint64_t cp_ver;
 };
 void f2_engine_stats(const struct f2_engine *w, struct f2_engine_stats *st);
