@@ -11,7 +11,7 @@
 load ../lib/common
 
 # build path (relative to F2_BUILD) of every tool that gets a page
-TOOLS="mkfs/mkfs.f2fs fsck/fsck.f2fs dump/dump.f2fs gc/gc.f2fs gc/defrag.f2fs tune/f2fslabel tune/tune.f2fs inject/inject.f2fs mount-helper/mount.f2fs"
+TOOLS="mkfs/mkfs.f2fs mkfs/sload.f2fs fsck/fsck.f2fs dump/dump.f2fs gc/gc.f2fs gc/defrag.f2fs tune/f2fslabel tune/tune.f2fs inject/inject.f2fs mount-helper/mount.f2fs"
 
 page_of() { echo "$F2_TOP/man/$(basename "$1").8"; }
 
@@ -102,6 +102,8 @@ setup() {
 
 @test "man: mkfs.f2fs: every --help option is in mkfs.f2fs.8" { need_tool mkfs/mkfs.f2fs; check_options mkfs/mkfs.f2fs; }
 @test "man: mkfs.f2fs.8 renders without warnings" { need_tool mkfs/mkfs.f2fs; check_render mkfs/mkfs.f2fs; }
+@test "man: sload.f2fs: every --help option is in sload.f2fs.8" { need_tool mkfs/sload.f2fs; check_options mkfs/sload.f2fs; }
+@test "man: sload.f2fs.8 renders without warnings" { need_tool mkfs/sload.f2fs; check_render mkfs/sload.f2fs; }
 @test "man: fsck.f2fs: every --help option is in fsck.f2fs.8" { need_tool fsck/fsck.f2fs; check_options fsck/fsck.f2fs; }
 @test "man: fsck.f2fs.8 renders without warnings" { need_tool fsck/fsck.f2fs; check_render fsck/fsck.f2fs; }
 @test "man: dump.f2fs: every --help option is in dump.f2fs.8" { need_tool dump/dump.f2fs; check_options dump/dump.f2fs; }
