@@ -52,3 +52,25 @@ fresh_volume() {
 	[ "$POWERCUT_CHECKED" -gt "$POWERCUT_RECORDS" ]
 	powercut_summary "$POWERCUT_FINAL" | grep -q '^/big/five_mb f 0644 0 0 5000000 '
 }
+
+@test "sload.f2fs onto a quota volume: every state is the empty volume or the whole tree (quota findings allowed between its two checkpoints), the result clean" {
+	require_prog "$SLOAD"
+	fresh_volume "$T/img" 128M -O extra_attr,quota,project_quota
+	mkdir -p "$T/src/d"
+	echo small >"$T/src/small"
+	seq 1 3000 >"$T/src/d/blocks"
+	chown 1234:5678 "$T/src/d/blocks"
+	printf 'd 42 43 0700\n' >"$T/fs.cfg"
+	# between the tree's checkpoint and the quota one the usage is stale
+	# and CP_QUOTA_NEED_FSCK says so (fsck and Linux recount)
+	POWERCUT_FSCK_ALLOW="0x020002 0x0B0002 0x0B0003 0x0B0004" \
+		powercut_run "$T/img" powercut_check_start_or_final -- \
+		"$SLOAD" -q -P -C "$T/fs.cfg" -f "$T/src" -T 1700000000 @IMG >"$T/out" ||
+		{ cat "$T/out"; false; }
+	tail -n 1 "$T/out"
+	[ "$POWERCUT_CHECKED" -gt "$POWERCUT_RECORDS" ]
+	powercut_summary "$POWERCUT_FINAL" | grep -q '^/d/blocks f 0644 1234 5678 '
+	powercut_summary "$POWERCUT_FINAL" | grep -q '^/d d 0700 42 43 '
+	# the complete result is clean, quota included
+	"$FSCK" -f -n "$POWERCUT_FINAL"
+}
