@@ -258,6 +258,10 @@ static int shared_logs(struct fsck_ctx *ctx)
 	struct f2_fs *fs = ctx->fs;
 	int err;
 
+	/* a read-only volume (feature ro) writes two logs and points the
+	 * others anywhere: Linux does not compare them */
+	if (fs->features & F2_FEAT_RO)
+		return 0;
 	for (int i = 0; i < F2_NR_CURSEG; i++) {
 		uint32_t segno = fs->curseg[i].segno;
 		struct f2_sit_info si;
@@ -364,7 +368,10 @@ int pass_cp(struct fsck_ctx *ctx)
 	err = cp_reserve_check(ctx, &ovp);
 	if (err)
 		return err;
-	if (!user || user >= (uint64_t)fs->main_segs * F2_BLKS_PER_SEG) {
+	/* Linux counts one more segment for a read-only volume (feature ro:
+	 * no overprovision, and user_block_count may be the whole area) */
+	if (!user || user >= (uint64_t)(fs->main_segs + !!(fs->features & F2_FEAT_RO)) *
+			     F2_BLKS_PER_SEG) {
 		err = check_user_blocks(ctx, user, ovp);
 		if (err)
 			return err;

@@ -63,12 +63,15 @@ static void ssa_check_type(struct fsck_ctx *ctx, uint32_t segno, const struct f2
 		rep_add(ctx, PR_SSA_TYPE, RA_SUM_TYPE, segno, (uint32_t)node, 0, 0);
 }
 
-/* SSA entry of blkaddr, from a small per-segment cache. */
+/* SSA entry of blkaddr, from a small per-segment cache; NULL on a
+ * read-only volume (feature ro: no SSA, its blocks never move). */
 const struct f2_summary *ssa_entry(struct fsck_ctx *ctx, uint32_t blkaddr)
 {
 	uint32_t segno = f2_fs_segno(ctx->fs, blkaddr);
 	unsigned i;
 
+	if (ctx->fs->features & F2_FEAT_RO)
+		return NULL;
 	for (i = 0; i < SSA_CACHE; i++)
 		if (ctx->ssa_segno[i] == segno)
 			goto found;

@@ -305,7 +305,9 @@ int f2_sb_verify(const struct f2_super *sb, uint64_t dev_blocks,
 			   main_segs, f2_le32(sb->section_count), segs_per_sec);
 	if ((uint64_t)area_segs[1] / 2 * F2_BLKS_PER_SEG * F2_SIT_ENTRIES_PER_BLOCK < main_segs)
 		return f2_why(why, wl, F2_ECORRUPT, "SIT area too small for %u segments", main_segs);
-	if ((uint64_t)area_segs[3] * F2_ENTRIES_IN_SUM < main_segs)
+	/* a read-only volume (feature ro) has no SSA: its blocks never move */
+	if (!(f2_le32(sb->feature) & F2_FEAT_RO) &&
+	    (uint64_t)area_segs[3] * F2_ENTRIES_IN_SUM < main_segs)
 		return f2_why(why, wl, F2_ECORRUPT, "SSA area too small for %u segments", main_segs);
 	if (f2_le32(sb->cp_payload) > F2_BLKS_PER_SEG - 8)
 		return f2_why(why, wl, F2_ERANGE, "cp_payload %u too large", f2_le32(sb->cp_payload));

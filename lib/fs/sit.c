@@ -105,9 +105,15 @@ int f2_curseg_of(const struct f2_fs *fs, uint32_t segno)
 {
 	if (!fs->cp)
 		return -1;
-	for (int i = 0; i < F2_NR_CURSEG; i++)
+	for (int i = 0; i < F2_NR_CURSEG; i++) {
+		/* a read-only volume (feature ro) has two logs, hot data
+		 * and hot node; Linux ignores where the others point */
+		if ((fs->features & F2_FEAT_RO) && i != F2_CURSEG_HOT_DATA &&
+		    i != F2_CURSEG_HOT_NODE)
+			continue;
 		if (fs->curseg[i].segno == segno)
 			return i;
+	}
 	return -1;
 }
 
@@ -129,5 +135,8 @@ int f2_ssa_read(struct f2_fs *fs, uint32_t segno, struct f2_summary_block *sum,
 	}
 	if (from_cp)
 		*from_cp = 0;
+	if (fs->features & F2_FEAT_RO)
+		return f2_fs_fail(fs, F2_EUNSUPP, "segment %u: a read-only volume (feature ro) "
+				  "has no SSA", segno);
 	return f2_fs_read_block(fs, (uint64_t)fs->ssa_blkaddr + segno, sum);
 }

@@ -50,6 +50,23 @@ OPTSETS=(
 	done
 }
 
+@test "fsck clean: the reference's read-only images (-O ro: no SSA, two logs), empty and loaded" {
+	require_prog "$FSCK" "$REF_MKFS" "$REF_SLOAD" "$DUMP"
+	local img=$BATS_TEST_TMPDIR/img d=$BATS_TEST_TMPDIR/src
+	mkdir -p "$d/dir/sub"
+	seq 1 100000 >"$d/dir/numbers"
+	echo small >"$d/dir/sub/small"
+	truncate -s 1G "$img"
+	"$REF_MKFS" -q -f -O ro "$img" >/dev/null
+	check_clean "$img"
+	"$REF_SLOAD" -f "$d" "$img" >/dev/null 2>&1
+	check_clean "$img"
+	"$DUMP" --ls /dir/sub "$img" | grep -q ' small$'
+	# the write engine refuses it by name (Linux mounts it read-only)
+	run "$F2_BUILD/mkfs/sload.f2fs" -f "$d" "$img"
+	[ "$status" -eq 1 ] && [[ $output == *"read-only"* ]]
+}
+
 @test "fsck clean: our mkfs images under every option set, and a 3-device volume" {
 	require_prog "$FSCK" "$MKFS"
 	local img=$BATS_TEST_TMPDIR/img o d=$BATS_TEST_TMPDIR
