@@ -18,7 +18,9 @@
  * committed image, never a torn one, and what a flush returned 0 for is
  * on disk.  Close commits pending changes as well, but close cannot
  * report an error: writers flush last (every commit path in the library
- * does).  Each commit rewrites the image, so a commit costs a read and a
+ * does).  A new image (f2_io_new_sparse) is created by its first flush,
+ * or by close if anything was written: a tool that fails before writing
+ * leaves no file.  Each commit rewrites the image, so a commit costs a read and a
  * write of the image's data.  The rename replaces the directory entry:
  * the directory must be writable, hard links to the old file keep the old
  * image, and a symlink's target is what gets replaced.
@@ -54,6 +56,7 @@ struct sparse_priv {
 	uint64_t *held;		/* blocks the overlay holds */
 	uint64_t *zeroed;	/* blocks that read as zeroes */
 	bool dirty;		/* changed since the last commit */
+	bool fresh;		/* a new image: no file yet */
 };
 
 static struct sparse_priv *priv_of(struct f2_io *io)
@@ -357,7 +360,7 @@ static int commit(struct sparse_priv *p)
 	free(p->zeroed);
 	p->held = held;
 	p->zeroed = zeroed;
-	p->dirty = false;
+	p->dirty = p->fresh = false;
 	(void)ftruncate(p->over_fd, 0);
 	return sync_dir(p->path);
 }
@@ -366,7 +369,7 @@ static int sparse_flush(struct f2_io *io)
 {
 	struct sparse_priv *p = priv_of(io);
 
-	return p->writable && p->dirty ? commit(p) : 0;
+	return p->writable && (p->dirty || p->fresh) ? commit(p) : 0;
 }
 
 static void free_priv(struct sparse_priv *p)
@@ -558,7 +561,7 @@ int f2_io_new_sparse(const char *path, uint64_t size, struct f2_io **out)
 		free_priv(p);
 		return ret;
 	}
-	p->dirty = true;	/* the file is written at the first flush */
+	p->fresh = true;	/* the file is written at the first flush */
 	return finish_open(p, path, out);
 }
 

@@ -594,9 +594,16 @@ static void test_commit_file(const char *dir)
 	CHECK_EQ(mkdir(sub, 0755), 0);
 	path_in(path, sub, "a.simg");
 	path_in(link, sub, "link.simg");
+	/* a new image is made by a flush, not by a close without writes */
 	CHECK_EQ(f2_io_new_sparse(path, 4 * BLK, &io), 0);
 	if (io)
 		f2_io_close(io);
+	CHECK_EQ(access(path, F_OK), -1);
+	CHECK_EQ(f2_io_new_sparse(path, 4 * BLK, &io), 0);
+	if (io) {
+		CHECK_EQ(f2_io_flush(io), 0);
+		f2_io_close(io);
+	}
 	CHECK_EQ(chmod(path, 0640), 0);
 	CHECK_EQ(symlink("a.simg", link), 0);
 	CHECK_EQ(f2_io_open(link, F2_IO_RDWR, &io), 0);
@@ -636,8 +643,10 @@ static void test_killed(const char *dir)
 	path_in(flushed, dir, "killed.flushed");
 	unlink(path);
 	CHECK_EQ(f2_io_new_sparse(path, 8 * BLK, &io), 0);
-	if (io)
+	if (io) {
+		CHECK_EQ(f2_io_flush(io), 0);
 		f2_io_close(io);
+	}
 	pid = fork();
 	if (pid == 0) {
 		memset(blk, 0x11, BLK);

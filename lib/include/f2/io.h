@@ -96,8 +96,8 @@ int f2_io_open_sparse(const char *path, int flags, struct f2_io **out);
 /*
  * A new, all-zero sparse image of size bytes (a multiple of 4096, at most
  * 2^32 - 1 blocks), open read-write.  path is not touched until the first
- * flush or close, which creates it or replaces the regular file there
- * (anything else there is F2_EUNSUPP).
+ * flush (or a close after writes), which creates it or replaces the
+ * regular file there (anything else there is F2_EUNSUPP).
  */
 int f2_io_new_sparse(const char *path, uint64_t size, struct f2_io **out);
 /* 1 if path is a regular file starting with the sparse magic, 0 if not,
