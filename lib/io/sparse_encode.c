@@ -163,9 +163,9 @@ static int emit(struct enc *e, uint16_t type, const uint8_t *fill, uint64_t n,
 /* The class of one block: DONT_CARE, FILL (its word in fill) or RAW. */
 static uint16_t classify(const uint8_t *b, uint8_t *fill)
 {
-	for (uint32_t i = 4; i < SP_BLK; i += 4)
-		if (memcmp(b, b + i, 4))
-			return SP_RAW;
+	/* every byte equal to the one 4 bytes on: one word repeated */
+	if (memcmp(b, b + 4, SP_BLK - 4))
+		return SP_RAW;
 	memcpy(fill, b, 4);
 	return b[0] | b[1] | b[2] | b[3] ? SP_FILL : SP_DONT_CARE;
 }
