@@ -5,7 +5,8 @@
 # simg2img to exactly what mkfs writes on a raw file, byte-reproducibly;
 # img2simg's images are read, repaired and changed by our tools exactly as
 # the raw ones are; both fscks find mkfs -S output clean; damaged sparse
-# headers are refused by every tool with one message and no crash.
+# headers are refused by every tool with one message and no crash;
+# mount.f2fs refuses sparse images (the kernel cannot read them).
 
 load ../lib/common
 
@@ -13,7 +14,8 @@ SIZE=104857600		# 100 MiB, mkfs -S's example size
 UUID=6e1f0e53-9c1a-4c43-8a44-2f1d2b0c7a11
 OPTS=(-q -U "$UUID" -T 1700000000)
 F2LABEL=${F2LABEL:-$F2_BUILD/tune/f2fslabel}
-f2_unwrap F2LABEL
+MOUNT_F2FS=${MOUNT_F2FS:-$F2_BUILD/mount-helper/mount.f2fs}
+f2_unwrap F2LABEL MOUNT_F2FS
 
 setup() {
 	require_prog "$MKFS" "$FSCK" "$DUMP" "$TUNE" "$INJECT" "$GC" "$DEFRAG" "$F2LABEL"
@@ -263,4 +265,19 @@ unchanged() {
 			unchanged "$T/bad.simg" "$T/before.simg"
 		done
 	done
+}
+
+@test "sparse: mount.f2fs refuses a sparse image, names simg2img" {
+	require_prog "$MOUNT_F2FS"
+	run_mkfs "$MKFS" "${OPTS[@]}" -S "$SIZE" "$T/a.simg"
+	mkdir "$T/mnt"
+	run "$MOUNT_F2FS" -f "$T/a.simg" "$T/mnt"
+	echo "$output"
+	[ "$status" -eq 32 ]
+	[[ $output == *"a.simg is an Android sparse image"*simg2img* ]]
+	# its expansion passes the same checks (fake mount: nothing mounted)
+	expand "$T/a.simg" "$T/a.raw"
+	run "$MOUNT_F2FS" -f "$T/a.raw" "$T/mnt"
+	echo "$output"
+	[ "$status" -eq 0 ]
 }
