@@ -52,6 +52,9 @@ struct sparse_priv {
 	/* read-write opens only */
 	char *path;		/* where commits go (symlinks resolved) */
 	mode_t mode;		/* permissions of the committed file */
+	bool keep_owner;	/* give it the owner of the file it replaces */
+	uid_t uid;
+	gid_t gid;
 	int over_fd;		/* the overlay: written blocks at their offsets */
 	uint64_t *held;		/* blocks the overlay holds */
 	uint64_t *zeroed;	/* blocks that read as zeroes */
@@ -330,6 +333,9 @@ static int commit(struct sparse_priv *p)
 		free(tmp);
 		return ret;
 	}
+	/* best effort: only root may give a file away */
+	if (p->keep_owner)
+		(void)!fchown(fd, p->uid, p->gid);
 	ret = fchmod(fd, p->mode) ? -errno : 0;
 	if (!ret)
 		ret = sp_encode(fd, p->idx.nblocks, &src);
@@ -425,6 +431,7 @@ static int resolve(const char *path, char **out)
 	if (!rdir || !base) {
 		int ret = dir && base ? -errno : -ENOMEM;
 
+		free(rdir);
 		free(dir);
 		free(base);
 		return ret;
@@ -456,15 +463,22 @@ static int open_overlay(void)
 	return fd;
 }
 
-/* The read-write state: overlay, bitmaps, where to commit. */
-static int setup_rw(struct sparse_priv *p, const char *path, mode_t mode)
+/* The read-write state: overlay, bitmaps, where to commit; st is the
+ * file to be replaced (NULL: a new one, made with mode). */
+static int setup_rw(struct sparse_priv *p, const char *path, const struct stat *st,
+		    mode_t mode)
 {
 	int ret = resolve(path, &p->path);
 
 	if (ret)
 		return ret;
 	p->writable = true;
-	p->mode = mode & 07777;
+	p->mode = (st ? st->st_mode : mode) & 07777;
+	if (st) {
+		p->keep_owner = true;
+		p->uid = st->st_uid;
+		p->gid = st->st_gid;
+	}
 	p->over_fd = open_overlay();
 	if (p->over_fd < 0)
 		return p->over_fd;
@@ -515,7 +529,7 @@ int f2_io_open_sparse(const char *path, int flags, struct f2_io **out)
 		ret = sp_index_parse(p->base_fd, &p->idx);
 	if (!ret && (flags & F2_IO_RDWR)) {
 		/* the overlay and the encoder work in 4096-byte blocks */
-		ret = p->idx.blk_sz == SP_BLK ? setup_rw(p, path, st.st_mode) : F2_EUNSUPP;
+		ret = p->idx.blk_sz == SP_BLK ? setup_rw(p, path, &st, 0) : F2_EUNSUPP;
 	}
 	if (ret) {
 		free_priv(p);
@@ -527,8 +541,8 @@ int f2_io_open_sparse(const char *path, int flags, struct f2_io **out)
 int f2_io_new_sparse(const char *path, uint64_t size, struct f2_io **out)
 {
 	struct sparse_priv *p;
-	struct stat st;
-	mode_t mode;
+	struct stat st, *old = NULL;
+	mode_t mode = 0;
 	int ret;
 
 	*out = NULL;
@@ -542,7 +556,7 @@ int f2_io_new_sparse(const char *path, uint64_t size, struct f2_io **out)
 			return F2_EUNSUPP;
 		if (access(path, W_OK))
 			return -errno;
-		mode = st.st_mode;
+		old = &st;
 	} else if (errno == ENOENT) {
 		mode_t mask = umask(0);
 
@@ -556,7 +570,7 @@ int f2_io_new_sparse(const char *path, uint64_t size, struct f2_io **out)
 		return -ENOMEM;
 	ret = sp_index_empty(SP_BLK, (uint32_t)(size / SP_BLK), &p->idx);
 	if (!ret)
-		ret = setup_rw(p, path, mode);
+		ret = setup_rw(p, path, old, mode);
 	if (ret) {
 		free_priv(p);
 		return ret;

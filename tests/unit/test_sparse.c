@@ -581,8 +581,8 @@ static void test_encoding(const char *dir)
 	unlink(path);
 }
 
-/* Commits keep the file's mode, replace a symlink's target, leave no
- * temporary files behind. */
+/* Commits keep the file's mode (and, for root, its owner), replace a
+ * symlink's target, leave no temporary files behind. */
 static void test_commit_file(const char *dir)
 {
 	char path[PATH_MAX], link[PATH_MAX], sub[PATH_MAX];
@@ -605,6 +605,9 @@ static void test_commit_file(const char *dir)
 		f2_io_close(io);
 	}
 	CHECK_EQ(chmod(path, 0640), 0);
+	/* root can keep another user's owner too */
+	if (geteuid() == 0)
+		CHECK_EQ(chown(path, 65534, 65534), 0);
 	CHECK_EQ(symlink("a.simg", link), 0);
 	CHECK_EQ(f2_io_open(link, F2_IO_RDWR, &io), 0);
 	if (io) {
@@ -616,6 +619,8 @@ static void test_commit_file(const char *dir)
 	}
 	CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
 	CHECK(stat(path, &st) == 0 && (st.st_mode & 07777) == 0640);
+	if (geteuid() == 0)
+		CHECK(st.st_uid == 65534 && st.st_gid == 65534);
 	CHECK(st.st_size == 28 + 3 * 12 + BLK);
 	CHECK_EQ(unlink(link), 0);
 	CHECK_EQ(unlink(path), 0);
