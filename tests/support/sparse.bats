@@ -3,8 +3,8 @@
 # sparse.bats - Android sparse images (lib/io/sparse.c) against Debian's
 # libsparse tools (android-sdk-libsparse-utils): mkfs.f2fs -S expands with
 # simg2img to exactly what mkfs writes on a raw file, byte-reproducibly;
-# img2simg's images are read, repaired and changed by our tools exactly as
-# the raw ones are; both fscks find mkfs -S output clean; damaged sparse
+# img2simg's images are read, repaired and changed by our tools (sload.f2fs
+# too) exactly as the raw ones are; both fscks find mkfs -S output clean; damaged sparse
 # headers are refused by every tool with one message and no crash;
 # mount.f2fs refuses sparse images (the kernel cannot read them).
 
@@ -152,6 +152,20 @@ unchanged() {
 	ref_fsck_clean "$T/x.raw"
 }
 
+@test "sparse: sload.f2fs -S loads a tree into a sparse image as into the raw one" {
+	require_prog "$SLOAD"
+	run_mkfs "$MKFS" "${OPTS[@]}" -g android -S "$SIZE" "$T/a.simg"
+	expand "$T/a.simg" "$T/a.raw"
+	"$SLOAD" -S -f "$T/tree" -T 1700000000 "$T/a.simg"
+	"$SLOAD" -f "$T/tree" -T 1700000000 "$T/a.raw"
+	[ "$(head -c 4 "$T/a.simg" | od -An -tx4 | tr -d ' ')" = ed26ff3a ]
+	expand "$T/a.simg" "$T/x.raw"
+	unchanged "$T/x.raw" "$T/a.raw"
+	"$DUMP" --extract / --output "$T/out" "$T/a.simg"
+	diff -r "$T/tree" "$T/out"
+	ref_fsck_clean "$T/x.raw"
+}
+
 @test "sparse: images of other block sizes are read, and refused for writing" {
 	raw_mkfs "$T/r.raw" "${OPTS[@]}" --root "$T/tree"
 	img2simg "$T/r.raw" "$T/k.simg" 1024
@@ -231,7 +245,7 @@ unchanged() {
 	local -a tools=(
 		"$FSCK -n" "$FSCK -f -y" "$DUMP" "$DUMP --extract / --output $T/out"
 		"$TUNE -l x" "$INJECT --node --nid 3 --mb i_links --val 7" "$GC"
-		"$DEFRAG --file /big" "$F2LABEL" "$MKFS -f -q"
+		"$DEFRAG --file /big" "$F2LABEL" "$MKFS -f -q" "$SLOAD -f $T/tree"
 	)
 	# every tool works on the undamaged image (so a refusal below is
 	# the damage's doing)
