@@ -69,6 +69,11 @@ static int check_device(const struct mkfs_cmd *c, const char *dev)
 		fprintf(stderr, "mkfs.f2fs: %s is mounted on %s; not formatting it\n", dev, what);
 		return -1;
 	}
+	if (!c->force && f2_io_is_sparse(dev) == 1) {
+		fprintf(stderr, "mkfs.f2fs: %s is an Android sparse image; use -f to overwrite it\n",
+			dev);
+		return -1;
+	}
 	if (!c->force && probe_contents(dev, what, sizeof(what))) {
 		fprintf(stderr, "mkfs.f2fs: %s contains %s; use -f to overwrite it\n", dev, what);
 		return -1;
@@ -139,8 +144,12 @@ int main(int argc, char **argv)
 			return close_all(devs, i, 1);
 		/* one device: F2_IO_RECORD / F2_IO_FAULT stack on it; several:
 		 * on their join below (one log of the joined space) */
-		err = c.ndevs == 1 ? f2_io_open(c.devices[i], F2_IO_RDWR | F2_IO_EXCL, &devs[i]) :
-			f2_io_open_unix(c.devices[i], F2_IO_RDWR | F2_IO_EXCL, &devs[i]);
+		if (c.sparse_size)	/* -S: a new image, written at the first flush */
+			err = f2_io_create_sparse(c.devices[i], c.sparse_size, &devs[i]);
+		else if (c.ndevs == 1)
+			err = f2_io_open(c.devices[i], F2_IO_RDWR | F2_IO_EXCL, &devs[i]);
+		else
+			err = f2_io_open_unix(c.devices[i], F2_IO_RDWR | F2_IO_EXCL, &devs[i]);
 		if (err) {
 			fprintf(stderr, "mkfs.f2fs: cannot open %s: %s\n", c.devices[i],
 				f2_strerror(err));
@@ -157,7 +166,8 @@ int main(int argc, char **argv)
 
 		for (uint32_t i = 0; i < c.ndevs; i++)
 			dev_bytes[i] = devs[i]->size;
-		if (mkfs_zones_setup(&c, dev_bytes))
+		/* a sparse image is a new file, never a zoned device */
+		if (!c.sparse_size && mkfs_zones_setup(&c, dev_bytes))
 			return close_all(devs, c.ndevs, 1);
 	}
 	bytes = devs[0]->size;

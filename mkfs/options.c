@@ -39,7 +39,8 @@ void mkfs_usage(FILE *out)
 "  -r            fixed checkpoint seed\n"
 "  -R uid:gid    owner of the root directory\n"
 "  -s segs       segments per section (default 1)\n"
-"  -S            sparse mode (accepted; images are always kept sparse)\n"
+"  -S size       write device as an Android sparse image of size bytes\n"
+"                (rounded down to 4096; device need not exist)\n"
 "  -t 0|1        discard the device first (default 1)\n"
 "  -T time       inode timestamps (seconds; -1 = now)\n"
 "  -U uuid       volume UUID\n"
@@ -222,6 +223,11 @@ static int parse_option(struct mkfs_cmd *c, int ch, const char *arg)
 			return -1;
 		break;
 	case 'S':
+		/* f2fs-tools' meaning: the size of the sparse image to write */
+		if (sup_opt_u64("mkfs.f2fs", arg, "sparse image size", 4096,
+				UINT64_MAX, &c->sparse_size))
+			return -1;
+		c->sparse_size -= c->sparse_size % 4096;
 		break;
 	case 't':
 		if (sup_opt_u32("mkfs.f2fs", arg, "discard flag", 0, &v))
@@ -293,7 +299,7 @@ int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 	int ch, r;
 
 	set_defaults(c);
-	while ((ch = getopt_long(argc, argv, "a:c:C:d:e:E:fg:hil:mo:O:qrR:s:St:T:U:Vw:z:",
+	while ((ch = getopt_long(argc, argv, "a:c:C:d:e:E:fg:hil:mo:O:qrR:s:S:t:T:U:Vw:z:",
 				 longopts, NULL)) != -1) {
 		r = parse_option(c, ch, optarg);
 		if (r)
@@ -310,6 +316,14 @@ int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 	/* --populate: the volume's own features decide (populate checks) */
 	if (c->pop.ncasefold && !c->populate_only && !(c->fs.sb.features & F2_FEAT_CASEFOLD)) {
 		fprintf(stderr, "mkfs.f2fs: --casefold needs the casefold feature (-C utf8)\n");
+		return -1;
+	}
+	if (c->sparse_size && (c->ndevs > 1 || c->fs.geom.zoned)) {
+		fprintf(stderr, "mkfs.f2fs: -S makes one image file: not with -c or -m\n");
+		return -1;
+	}
+	if (c->sparse_size && c->populate_only) {
+		fprintf(stderr, "mkfs.f2fs: -S makes a new image: not with --populate\n");
 		return -1;
 	}
 	if (optind >= argc) {

@@ -12,6 +12,7 @@ struct mkfs_cmd {
 	uint32_t ndevs;
 	uint64_t wanted_sectors;	/* trailing argument, 0 = whole device */
 	uint32_t wanted_sector_size;	/* -w */
+	uint64_t sparse_size;		/* -S: bytes of the Android sparse image, 0 = none */
 	int force, quiet, debug, zero_seed, have_uuid;
 	int64_t fixed_time;		/* -T, -1 = now */
 	const char *uuid_text;

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "f2/features.h"
+#include "f2/io.h"
 #include "fsinfo.h"
 #include "mopts.h"
 #include "run.h"
@@ -228,6 +229,13 @@ static int do_mount(const struct mh_cmd *c, struct mh_opts *o)
 	if (o->loop && !src.is_file) {
 		fprintf(stderr, "mount.f2fs: option 'loop' needs an image file; %s is a "
 			"block device\n", src.path);
+		mh_source_free(&src);
+		return MH_EX_FAIL;
+	}
+	/* our tools read it, but a loop device would show the kernel chunks */
+	if (src.is_file && f2_io_is_sparse(src.path) == 1) {
+		fprintf(stderr, "mount.f2fs: %s is an Android sparse image, which the kernel "
+			"cannot mount (expand it with simg2img first); not mounting\n", src.path);
 		mh_source_free(&src);
 		return MH_EX_FAIL;
 	}

@@ -57,7 +57,8 @@ deps=(build-essential autoconf automake libtool pkg-config uuid-dev
       groff-base man-db
       jq liblz4-dev libzstd-dev liblzo2-dev
       clang libclang-rt-14-dev
-      python3 time unicode-data xz-utils zstd binutils)
+      python3 time unicode-data xz-utils zstd binutils
+      android-sdk-libsparse-utils)
 
 install_deps() {
 	local p missing=()

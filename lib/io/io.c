@@ -2,7 +2,8 @@
 /*
  * io.c - the generic part of the I/O layer: handle allocation, closing a
  * stack of backends, block helpers and f2_io_open(), which builds the
- * unix -> record -> fault stack from the environment, and
+ * unix (or sparse) -> record -> fault stack from the environment,
+ * f2_io_create_sparse(), the same over a new sparse image, and
  * f2_io_open_joined(), the same over the join of a multi-device volume.
  */
 #include "config.h"
@@ -133,9 +134,23 @@ int f2_io_open(const char *path, int flags, struct f2_io **out)
 
 	*out = NULL;
 	ret = spec_check();
+	/* a path that cannot be probed is left for the unix open to report */
 	if (!ret)
-		ret = f2_io_open_unix(path, flags, &io);
+		ret = f2_io_is_sparse(path) == 1 ? f2_io_open_sparse(path, flags, &io) :
+						   f2_io_open_unix(path, flags, &io);
 	return ret ? ret : stack_env(io, flags, &io->size, 1, out);
+}
+
+int f2_io_create_sparse(const char *path, uint64_t size, struct f2_io **out)
+{
+	struct f2_io *io;
+	int ret;
+
+	*out = NULL;
+	ret = spec_check();
+	if (!ret)
+		ret = f2_io_new_sparse(path, size, &io);
+	return ret ? ret : stack_env(io, F2_IO_RDWR, &io->size, 1, out);
 }
 
 int f2_io_open_joined(struct f2_io **devs, const uint64_t *lens, uint32_t n, struct f2_io **out)

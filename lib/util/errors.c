@@ -24,6 +24,7 @@ static const struct {
 	{ F2_ENOCP, "no valid checkpoint" },
 	{ F2_EENCRYPTED, "file is encrypted" },
 	{ F2_ECOMPRESS, "compressed cluster is corrupt" },
+	{ F2_ESPARSE, "malformed Android sparse image" },
 };
 
 const char *f2_strerror(int err)

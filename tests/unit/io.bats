@@ -1,12 +1,14 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# io.bats - the I/O layer through its build products: the C unit test, and
+# io.bats - the I/O layer through its build products: the C unit tests
+# (test_io; test_sparse for Android sparse images), and
 # f2replay end to end (record with F2_IO_RECORD, replay every prefix and a
 # torn write, fault injection with F2_IO_FAULT, damaged logs).
 
 load ../lib/common
 
 TEST_IO=${TEST_IO:-$F2_BUILD/tests/unit/test_io}
+TEST_SPARSE=${TEST_SPARSE:-$F2_BUILD/tests/unit/test_sparse}
 F2REPLAY=${F2REPLAY:-$F2_BUILD/tests/tools/f2replay}
 
 # The operations recorded below, one f2replay "run" argument each.
@@ -37,6 +39,14 @@ record() {
 @test "test_io unit tests pass" {
     require_prog "$TEST_IO"
     TMPDIR=$T run "$TEST_IO"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [ "$output" = ok ]
+}
+
+@test "test_sparse unit tests pass" {
+    require_prog "$TEST_SPARSE"
+    TMPDIR=$T run "$TEST_SPARSE"
     echo "$output"
     [ "$status" -eq 0 ]
     [ "$output" = ok ]

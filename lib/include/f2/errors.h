@@ -26,6 +26,7 @@ enum f2_error {
 	F2_ENOCP = -1012,	/* no valid checkpoint pack */
 	F2_EENCRYPTED = -1013,	/* contents are encrypted (no key in userspace) */
 	F2_ECOMPRESS = -1014,	/* a compressed cluster does not decompress */
+	F2_ESPARSE = -1015,	/* malformed Android sparse image */
 };
 
 /* Text for a negative error code (errno or F2_E*); never NULL. */

@@ -11,6 +11,9 @@
  *           flush to a log file, so crash tests can replay any prefix
  *   fault   passes everything to a lower f2_io but fails the Nth read or
  *           write (or every one after it) with F2_EINJECTED
+ *   sparse  an Android sparse image file, read through its chunk table;
+ *           writes collect in an overlay and each flush replaces the file
+ *           with a new sparse image (lib/io/sparse.c)
  * Stacking backends takes ownership: closing the top closes the stack.  If
  * stacking fails, lower stays the caller's.
  *
@@ -82,13 +85,36 @@ int f2_io_open_record_joined(struct f2_io *lower, const char *logpath, const uin
 int f2_io_open_fault(struct f2_io *lower, const char *spec, struct f2_io **out);
 
 /*
- * What the tools call: opens path with the unix backend, then stacks a
+ * Android sparse images (lib/io/sparse.c says how writing works).
+ * f2_io_open_sparse() opens an existing one: F2_ESPARSE if it is malformed,
+ * F2_EUNSUPP read-write unless its blocks are 4096 bytes.  size is
+ * total_blks * blk_sz.  Writes never touch the file until a flush, which
+ * replaces it atomically (rename) with the image as it then stands; close
+ * does the same for changes not flushed, but cannot report failure.
+ */
+int f2_io_open_sparse(const char *path, int flags, struct f2_io **out);
+/*
+ * A new, all-zero sparse image of size bytes (a multiple of 4096, at most
+ * 2^32 - 1 blocks), open read-write.  path is not touched until the first
+ * flush (or a close after writes), which creates it or replaces the
+ * regular file there (anything else there is F2_EUNSUPP).
+ */
+int f2_io_new_sparse(const char *path, uint64_t size, struct f2_io **out);
+/* 1 if path is a regular file starting with the sparse magic, 0 if not,
+ * or -errno. */
+int f2_io_is_sparse(const char *path);
+
+/*
+ * What the tools call: opens path with the unix backend (the sparse one
+ * for a regular file that starts with the sparse magic), then stacks a
  * recording backend if F2_IO_RECORD=logfile is set in the environment and a
  * fault backend if F2_IO_FAULT=spec is set, so any tool can be crash-tested.
  * The recorder is only stacked for F2_IO_RDWR opens, so a read-only tool
  * never truncates a log.  Empty variables count as unset.
  */
 int f2_io_open(const char *path, int flags, struct f2_io **out);
+/* The same for a new sparse image (f2_io_new_sparse), opened read-write. */
+int f2_io_create_sparse(const char *path, uint64_t size, struct f2_io **out);
 /*
  * One address space over several devices: device i contributes its first
  * lens[i] bytes, in order.  Takes ownership of devs on success.
