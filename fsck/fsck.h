@@ -58,6 +58,7 @@ struct fsck_ctx {
 	uint32_t free_segs_found;	/* from the SIT */
 	const char *no_repair;		/* set: fix_problem leaves fixes, saying why */
 	int rerun;			/* repairs deferred to a check of the repaired volume */
+	int flag_cleared;		/* CP_FSCK cleared after a clean full check */
 	unsigned orphans;		/* verified inodes on the orphan list */
 	uint32_t *orphan_inos;		/* them, in list order (a repair writes these) */
 	int cp_fallback;		/* the newest cp pack is damaged: an older one is used */
@@ -131,6 +132,9 @@ struct cp_counts {
 	uint32_t valid_nodes, valid_inodes, free_segs;
 };
 int repair_cp_counters(struct fsck_ctx *ctx, const struct cp_counts *c);
+/* A checkpoint without CP_FSCK when the volume (as repaired) has it;
+ * 0, or the error (said on ctx->out).  repair_cp.c */
+int cp_clear_fsck(struct fsck_ctx *ctx);
 /* The GC reserve and overprovision counts are possible (cp_reserve.c). */
 int cp_reserve_ok(const struct f2_fs *fs, uint32_t rsvd, uint32_t ovp);
 /* Report the checkpoint's when they are not; an accepted fix records

@@ -127,7 +127,7 @@ static int exit_code(const struct fsck_ctx *ctx)
 {
 	int code = 0;
 
-	if (ctx->errors_fixed)
+	if (ctx->errors_fixed || ctx->flag_cleared)
 		code |= FSCK_EXIT_CORRECTED;
 	if (ctx->errors_left || ctx->probe_safe)
 		code |= FSCK_EXIT_UNCORRECTED;
@@ -336,7 +336,12 @@ static int check(struct fsck_ctx *ctx)
 		if (ctx->fatal || ctx->canceled)
 			break;
 	}
-	rc = exit_code(ctx);
+	/* the kernel's need-fsck mark goes once a full check left nothing
+	 * (never under a mount: the driver would write it back) */
+	if (!ctx->fatal && !ctx->canceled && !ctx->errors_left && !ctx->probe_safe &&
+	    !ctx->mounted_ro && !ctx->cannot_check && ctx->rw && may_write(ctx) &&
+	    !cp_clear_fsck(ctx) && (ctx->fs->cp_flags & F2_CP_FSCK))
+		ctx->flag_cleared = 1;
 	fprintf(ctx->out, "%s: %llu inodes, %llu nodes, %llu blocks; %u error(s) fixed, "
 		"%u left, %u warning(s)%s\n", ctx->opts.device,
 		(unsigned long long)ctx->inodes_found, (unsigned long long)ctx->nodes_found,

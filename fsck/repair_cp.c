@@ -14,11 +14,16 @@
  * tail carry the same version and good crcs, so until the tail is down
  * the old pack stays the one in use, and an interrupted repair leaves the
  * file system as it was or as repaired.
+ *
+ * cp_clear_fsck(): after a full check that left nothing, one more
+ * checkpoint through the write engine without CP_FSCK, the kernel's
+ * mark that fsck must run, so the next boot's check is the quick one.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "f2/cp_pack.h"
+#include "f2/engine.h"
 #include "f2/errors.h"
 #include "fsck.h"
 
@@ -64,5 +69,33 @@ int repair_cp_counters(struct fsck_ctx *ctx, const struct cp_counts *c)
 		err = f2_cp_write(ctx->rw, &ci);
 	free(ci.nat_bits);
 	free(ci.head);
+	return err;
+}
+
+int cp_clear_fsck(struct fsck_ctx *ctx)
+{
+	struct f2_fs *fs = NULL;
+	struct f2_engine *w = NULL;
+	int err;
+
+	err = f2_fs_open_io(ctx->rw, NULL, &fs);	/* the state after any repair */
+	if (err || !(fs->cp_flags & F2_CP_FSCK))
+		goto out;
+	err = f2_engine_open(fs, NULL, &w);
+	if (!err) {
+		f2_engine_cp_flags(w, 0, F2_CP_FSCK);
+		err = f2_engine_checkpoint(w);
+	}
+	if (err)
+		fprintf(ctx->out, "checkpoint: the need-fsck flag (CP_FSCK) is left: %s\n",
+			w ? f2_engine_why(w) : fs->why);
+	else
+		fprintf(ctx->out, "checkpoint: the need-fsck flag (CP_FSCK) cleared: the full "
+			"check left nothing\n");
+out:
+	if (w)
+		f2_engine_close(w);
+	if (fs)
+		f2_fs_close(fs);
 	return err;
 }

@@ -67,6 +67,28 @@ OPTSETS=(
 	[ "$status" -eq 1 ] && [[ $output == *"read-only"* ]]
 }
 
+@test "fsck clean: the kernel's need-fsck flag (CP_FSCK) on a clean volume: -n leaves it, -p clears it once (exit 1), the next boot's -p is quick" {
+	require_prog "$FSCK" "$MKFS" "$INJECT"
+	local img=$BATS_TEST_TMPDIR/img flags
+	truncate -s 1G "$img"
+	"$MKFS" -q -f "$img" >/dev/null
+	flags=$("$INJECT" --cp 0 --mb ckpt_flags --val 0 --dry-run "$img" 2>/dev/null |
+		sed -n 's/.*ckpt_flags of .*: \([0-9]*\) (.*/\1/p')
+	[ -n "$flags" ]
+	"$INJECT" --cp 0 --mb ckpt_flags --val $((flags | 0x10)) "$img" >/dev/null
+	cp "$img" "$img.before"
+	run "$FSCK" -n "$img"
+	[ "$status" -eq 0 ] && [[ $output != *"clean (checkpoint says"* ]]
+	cmp "$img" "$img.before"
+	run "$FSCK" -p "$img"
+	echo "$output"
+	[ "$status" -eq 1 ] && [[ $output == *"CP_FSCK) cleared"* ]]
+	run "$FSCK" -p "$img"
+	[ "$status" -eq 0 ] && [[ $output == *"clean (checkpoint says unmounted cleanly"* ]]
+	check_clean "$img"
+	ref_fsck_clean "$img"
+}
+
 @test "fsck clean: our mkfs images under every option set, and a 3-device volume" {
 	require_prog "$FSCK" "$MKFS"
 	local img=$BATS_TEST_TMPDIR/img o d=$BATS_TEST_TMPDIR
