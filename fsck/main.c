@@ -342,6 +342,7 @@ static int check(struct fsck_ctx *ctx)
 	    !ctx->mounted_ro && !ctx->cannot_check && ctx->rw && may_write(ctx) &&
 	    !cp_clear_fsck(ctx) && (ctx->fs->cp_flags & F2_CP_FSCK))
 		ctx->flag_cleared = 1;
+	rc = exit_code(ctx);
 	fprintf(ctx->out, "%s: %llu inodes, %llu nodes, %llu blocks; %u error(s) fixed, "
 		"%u left, %u warning(s)%s\n", ctx->opts.device,
 		(unsigned long long)ctx->inodes_found, (unsigned long long)ctx->nodes_found,
