@@ -179,6 +179,7 @@ int main(int argc, char **argv)
 		if (want < c.fs.geom.devs[0].total_sectors)
 			c.fs.geom.devs[0].total_sectors = want;
 	}
+	c.fs.geom.features = c.fs.sb.features;	/* ro changes the layout */
 	err = f2_geometry_compute(&c.fs.geom, &g, &why);
 	if (err) {
 		fprintf(stderr, "mkfs.f2fs: %s (%llu bytes): %s: %s\n", c.devices[0],

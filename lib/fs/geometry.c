@@ -79,6 +79,12 @@ static void place_logs(const struct f2_geom_params *p, struct f2_geom *g,
 #define PREV_ZONE(t) (cs[t] - segs_per_zone)
 #define LAST_ZONE(n) (((n) - 1) * segs_per_zone)
 
+	if (p->features & F2_FEAT_RO) {
+		/* two logs: hot node, then hot data; the others unused */
+		memset(cs, 0, F2_NR_CURSEG * sizeof(*cs));
+		cs[F2_CURSEG_HOT_DATA] = 1;
+		return;
+	}
 	if (p->heap) {
 		cs[F2_CURSEG_HOT_NODE] = LAST_ZONE(zones) +
 			(g->secs_per_zone - 1) * g->segs_per_sec;
@@ -166,6 +172,10 @@ static int place_devices(const struct f2_geom_params *p, struct f2_geom *g,
 			    zone_bytes) * zone_bytes - p->start_sector * F2_SECTOR_SIZE;
 	if (p->zoned && p->ndevs > 1)
 		zone_align += (p->devs[0].total_sectors * p->sector_size) % zone_bytes;
+	/* a read-only volume is never rewritten: no zone alignment, its
+	 * areas start right after the two superblock blocks */
+	if (p->features & F2_FEAT_RO)
+		zone_align = 2 * F2_BLKSIZE;
 	if (p->devs[0].total_sectors * p->sector_size < zone_align)
 		return fail(why, "the first device is smaller than one zone", F2_ETOOSMALL);
 	g->segment0_blkaddr = (uint32_t)(zone_align / F2_BLKSIZE);
@@ -256,10 +266,11 @@ static int place_meta(const struct f2_geom_params *p, struct f2_geom *g,
 	if (g->segment_count < g->segment_count_ckpt + g->segment_count_sit +
 	    g->segment_count_nat)
 		return fail(why, "no room for the main area", F2_ETOOSMALL);
-	/* one summary block per main segment, plus one */
-	g->segment_count_ssa = (uint32_t)div_up(g->segment_count - g->segment_count_ckpt -
-						g->segment_count_sit - g->segment_count_nat + 1,
-						blks_per_seg);
+	/* one summary block per main segment, plus one; none on a read-only
+	 * volume (its blocks never move) */
+	g->segment_count_ssa = (p->features & F2_FEAT_RO) ? 0 :
+		(uint32_t)div_up(g->segment_count - g->segment_count_ckpt -
+				 g->segment_count_sit - g->segment_count_nat + 1, blks_per_seg);
 	meta_segs = g->segment_count_ckpt + g->segment_count_sit +
 		    g->segment_count_nat + g->segment_count_ssa;
 	if (meta_segs % segs_per_zone)
@@ -271,8 +282,9 @@ static int place_meta(const struct f2_geom_params *p, struct f2_geom *g,
 	if (p->zoned && p->devs[0].host_managed &&
 	    p->devs[0].nr_rnd_zones < g->main_blkaddr / (segs_per_zone * blks_per_seg))
 		return fail(why, "not enough conventional zones for the metadata", F2_ETOOSMALL);
-	if (g->segment_count / segs_per_zone <= meta_zones + 6)
-		return fail(why, "fewer than 7 zones left for the main area: "
+	/* room for the logs: six, or two on a read-only volume */
+	if (g->segment_count / segs_per_zone <= meta_zones + ((p->features & F2_FEAT_RO) ? 2 : 6))
+		return fail(why, "too few zones left for the main area: "
 			    "use smaller sections or zones", F2_ETOOSMALL);
 
 	/* with -c, zoned devices after the first must hold no metadata */
@@ -330,6 +342,13 @@ static int count_space(const struct f2_geom_params *p, struct f2_geom *g, const 
 	if (usable <= meta_segs + F2_NR_CURSEG || usable - meta_segs > 0xFFFFFFFFull)
 		return fail(why, "zone capacities leave no usable main area", F2_ETOOSMALL);
 	g->usable_segments = (uint32_t)(usable - meta_segs);
+	if (p->features & F2_FEAT_RO) {
+		/* nothing to clean: no reserve, no overprovision; the whole
+		 * main area (f2fs-tools 1.15 counts the segments a zone
+		 * alignment leaves out too, which Linux and its fsck refuse) */
+		g->user_block_count = (uint64_t)g->segment_count_main * blks_per_seg;
+		return 0;
+	}
 	err = f2_geometry_reserve(g->segment_count_main, g->usable_segments, g->section_count,
 				  p->overprovision, &r, why);
 	if (err)

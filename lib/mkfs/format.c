@@ -216,9 +216,13 @@ static int write_nat(struct fmt *f)
 static void build_journals(const struct fmt *f, struct f2_journal *nj, struct f2_journal *sj)
 {
 	uint32_t inos[5], n = tree_inos(f, inos);
-	static const int order[6] = { F2_CURSEG_HOT_NODE, F2_CURSEG_WARM_NODE,
+	static const int six[6] = { F2_CURSEG_HOT_NODE, F2_CURSEG_WARM_NODE,
 		F2_CURSEG_COLD_NODE, F2_CURSEG_HOT_DATA, F2_CURSEG_WARM_DATA,
 		F2_CURSEG_COLD_DATA };
+	/* a read-only volume's two logs (the others share their segments) */
+	static const int two[2] = { F2_CURSEG_HOT_NODE, F2_CURSEG_HOT_DATA };
+	int ro = !!(f->o->geom.features & F2_FEAT_RO), nsits = ro ? 2 : 6;
+	const int *order = ro ? two : six;
 
 	memset(nj, 0, sizeof(*nj));
 	f2_set_le16(nj->n_nats, n);
@@ -228,8 +232,8 @@ static void build_journals(const struct fmt *f, struct f2_journal *nj, struct f2
 		f2_set_le32(nj->nat.entries[i].ne.block_addr, f->node_seg0 + i);
 	}
 	memset(sj, 0, sizeof(*sj));
-	f2_set_le16(sj->n_sits, 6);
-	for (int i = 0; i < 6; i++) {
+	f2_set_le16(sj->n_sits, (uint16_t)nsits);
+	for (int i = 0; i < nsits; i++) {
 		struct f2_sit_entry *e = &sj->sit.entries[i].se;
 		uint32_t used = order[i] == F2_CURSEG_HOT_NODE ? f->inodes :
 				order[i] == F2_CURSEG_HOT_DATA ? f->dblocks : 0;
@@ -274,7 +278,10 @@ static void build_cp(const struct fmt *f, struct f2_checkpoint *cp, uint64_t ver
 	f2_set_le64(cp->valid_block_count, f->inodes + f->dblocks);
 	f2_set_le32(cp->rsvd_segment_count, g->reserved_segments);
 	f2_set_le32(cp->overprov_segment_count, g->overprov_segments);
-	f2_set_le32(cp->free_segment_count, g->usable_segments - F2_NR_CURSEG);
+	/* the logs' segments are in use: six, or two of the main area on a
+	 * read-only volume (see f2_geometry_compute on what it counts) */
+	f2_set_le32(cp->free_segment_count, (f->o->geom.features & F2_FEAT_RO) ?
+		    g->segment_count_main - 2 : g->usable_segments - F2_NR_CURSEG);
 	for (int i = 0; i < 8; i++) {
 		f2_set_le32(cp->cur_node_segno[i], i < 3 ? g->cur_seg[F2_CURSEG_HOT_NODE + i] :
 			    F2_NULL_SEGNO);
@@ -371,7 +378,7 @@ int f2_mkfs_write(struct f2_io *io, const struct f2_mkfs_opts *o,
 	/* a stale fsync chain must not be rolled forward: clear its head
 	 * (zoned volumes need not: their zones were reset, and a write there
 	 * would move the zone's write pointer past the log's start) */
-	if (!o->geom.zoned &&
+	if (!o->geom.zoned && !(o->geom.features & F2_FEAT_RO) &&
 	    (err = f2_io_write_block(io, g->main_blkaddr + (uint64_t)
 				     g->cur_seg[F2_CURSEG_WARM_NODE] * F2_BLKS_PER_SEG, zero)))
 		goto out;

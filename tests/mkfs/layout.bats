@@ -91,6 +91,13 @@ F2_MANY=extra_attr,project_quota,inode_crtime,flexible_inline_xattr,quota,lost_f
 @test "layout 1T: -O extra_attr,project_quota,inode_crtime,flexible_inline_xattr,quota,lost_found,verity,compression" { check_layout 1T -O "$F2_MANY"; }
 
 # ---- encryption ----------------------------------------------------------
+# read-only volumes: no SSA, no reserve, two logs, areas from block 2
+@test "layout 64M: -O ro" { check_layout 64M -O ro; }
+@test "layout 1G: -O ro" { check_layout 1G -O ro; }
+@test "layout 64G: -O ro" { check_layout 64G -O ro; }
+# (not with -s 4 -z 2: the reference's user_block_count then counts the
+# segments the zone alignment leaves out, and its own fsck refuses it)
+
 @test "layout 64M: -O encrypt" { check_layout 64M -O encrypt; }
 @test "layout 1G: -O encrypt" { check_layout 1G -O encrypt; }
 @test "layout 64G: -O encrypt" { check_layout 64G -O encrypt; }
