@@ -106,8 +106,6 @@ int eng_open(struct f2_fs *fs, const struct f2_engine_opts *o, struct f2_engine 
 	*out = NULL;
 	if (!cp)
 		return f2_fs_fail(fs, F2_ENOCP, "write engine: no checkpoint loaded");
-	if (fs->features & F2_FEAT_RO)
-		return f2_fs_fail(fs, F2_EUNSUPP, "write engine: read-only file system feature");
 	if (f2_features_writable(fs->features, why, sizeof(why)))
 		return f2_fs_fail(fs, F2_EUNSUPP, "write engine: %s", why);
 	w = calloc(1, sizeof(*w));

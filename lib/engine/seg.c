@@ -231,8 +231,9 @@ static int new_segment(struct f2_engine *w, int t, int fresh)
 	int err;
 
 	if (c->segno != F2_NULL_SEGNO) {
-		err = f2_io_write_block(w->fs->io, (uint64_t)w->fs->ssa_blkaddr + c->segno,
-					&c->sum);
+		/* (a read-only volume has no SSA) */
+		err = (w->fs->features & F2_FEAT_RO) ? 0 :
+		      f2_io_write_block(w->fs->io, (uint64_t)w->fs->ssa_blkaddr + c->segno, &c->sum);
 		if (err)
 			return eng_fail(w, err, "segment %u: summary write failed", c->segno);
 		/* track the segment left, so that eng_release_prefree frees it
@@ -289,10 +290,15 @@ int eng_seg_reopen(struct f2_engine *w, int t)
 int eng_alloc_block(struct f2_engine *w, int t, uint32_t nid, uint16_t ofs, uint8_t ver,
 		   uint32_t *blkaddr)
 {
-	struct eng_curseg *c = &w->cur[t];
+	struct eng_curseg *c;
 	struct eng_sit *e;
 	uint32_t off;
 	int err;
+
+	/* a read-only volume writes two logs: hot data and hot node */
+	if (w->fs->features & F2_FEAT_RO)
+		t = t < F2_CURSEG_HOT_NODE ? F2_CURSEG_HOT_DATA : F2_CURSEG_HOT_NODE;
+	c = &w->cur[t];
 
 	if ((err = eng_zone_alloc_check(w, t)))
 		return err;

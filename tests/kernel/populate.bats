@@ -51,7 +51,7 @@ setup_file() {
 	system/sizes/f4096 1013 1005 0640
 	system/links/short 7 8 0777
 	CFG
-	truncate -s 1G "$dir/plain.img" "$dir/labels.img" "$dir/android.img"
+	truncate -s 1G "$dir/plain.img" "$dir/labels.img" "$dir/android.img" "$dir/ro.img"
 	truncate -s 2G "$dir/bigsec.img"
 	{
 		"$MKFS" -q -f "$dir/plain.img" &&
@@ -62,24 +62,26 @@ setup_file() {
 		"$POP" -q --root "$dir/tree" "$dir/bigsec.img" &&
 		"$MKFS" -q -f -g android -O "$FEAT" "$dir/android.img" &&
 		"$SLOAD" -q -f "$dir/tree" -t /system -C "$dir/fs_config" -s "$dir/fc_system" \
-			-T 1700000000 "$dir/android.img" >"$dir/sload.out"
+			-T 1700000000 "$dir/android.img" >"$dir/sload.out" &&
+		"$MKFS" -q -f -O ro "$dir/ro.img" &&
+		"$SLOAD" -q -P -f "$dir/tree" -s "$dir/file_contexts" "$dir/ro.img" >/dev/null
 	} >"$dir/populate.log" 2>&1 || echo "populate failed" >>"$dir/populate.log"
 	# what the read path sees in the labelled image (its labels differ
 	# from the source's xattrs by design)
 	local x
-	for x in labels android; do
+	for x in labels android ro; do
 		mkdir "$dir/$x.x"
 		"$F2_BUILD/tests/tools/f2extract" "$dir/$x.img" "$dir/$x.x" &&
 			EXCLUDE=./dind_probe "$F2_TOP/tests/engine/manifest.py" "$dir/$x.x" \
 			>"$dir/$x.manifest"
 	done
-	printf 'plain vda manifest\nlabels vdb manifest\nbigsec vdc -\nandroid vdd manifest\n' \
+	printf 'plain vda manifest\nlabels vdb manifest\nbigsec vdc -\nandroid vdd manifest\nro vde ro\n' \
 		>"$dir/disks"
 	kernel_add_binary /usr/bin/getfattr || return 1
 	KERNEL_FILES="$dir/disks:/guest/disks $F2_TOP/tests/engine/manifest.sh:/guest/manifest.sh $BATS_TEST_DIRNAME/guest/lib.sh:/guest/lib.sh" \
 		KERNEL_RUN_DIR=$dir/run KERNEL_TIMEOUT=900 \
 		kernel_run "$BATS_TEST_DIRNAME/guest/populate-check.sh" \
-		"$dir/plain.img" "$dir/labels.img" "$dir/bigsec.img" "$dir/android.img"
+		"$dir/plain.img" "$dir/labels.img" "$dir/bigsec.img" "$dir/android.img" "$dir/ro.img"
 	echo $? >"$dir/run/status"
 	cp "$KERNEL_OUT" "$dir/report"
 	kernel_dmesg >"$dir/dmesg"
@@ -163,6 +165,19 @@ expect_report() {
 	grep -qx "\. security.selinux=0x$label" "$k"
 	grep -qx "\./modes/m0644 security.selinux=0x$label" "$k"
 	grep -qx 'Info: Max image size: [0-9]* MB, Free space: [0-9]* MB' "$BATS_FILE_TMPDIR/sload.out"
+}
+
+@test "kernel populate: mkfs.f2fs -O ro then sload.f2fs: Linux mounts it read-only (only) and sees the tree" {
+	local k=$BATS_TEST_TMPDIR/k
+	expect_report ro "mount ro ok" "umount ok"
+	! report_of ro | grep -q 'rw mount allowed'
+	kernel_manifest ro >"$k"
+	[ -s "$k" ]
+	diff "$BATS_FILE_TMPDIR/ro.manifest" "$k"
+	# -P kept mktree's owners
+	grep -q '^\./modes/m0644 f 644:1000:1000:1:' "$k"
+	ref_fsck_clean "$BATS_FILE_TMPDIR/ro.img"
+	"$FSCK" -f -n "$BATS_FILE_TMPDIR/ro.img"
 }
 
 @test "kernel populate: the kernel writes, unmounts, remounts; reference fsck stays clean" {

@@ -25,6 +25,20 @@ more() {
 }
 
 while read -r name dev want; do
+	if [ "$want" = ro ]; then
+		# a read-only volume (feature ro): Linux mounts it only so
+		if mount -t f2fs -o ro "/dev/$dev" /mnt; then
+			echo "$name mount ro ok"
+			echo "$name MANIFEST-BEGIN"
+			EXCLUDE=./dind_probe sh /guest/manifest.sh /mnt
+			echo "$name MANIFEST-END"
+			umount /mnt && echo "$name umount ok"
+		else
+			echo "$name mount ro failed"
+		fi
+		mount -t f2fs "/dev/$dev" /mnt 2>/dev/null && { echo "$name rw mount allowed"; umount /mnt; }
+		continue
+	fi
 	mount_dev "$name" "$dev" || continue
 	if [ "$want" = manifest ]; then
 		echo "$name MANIFEST-BEGIN"
