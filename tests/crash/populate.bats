@@ -74,3 +74,18 @@ fresh_volume() {
 	# the complete result is clean, quota included
 	"$FSCK" -f -n "$POWERCUT_FINAL"
 }
+
+@test "sload.f2fs onto a read-only volume (-O ro: two logs, no SSA): every state is the empty volume or the whole tree" {
+	require_prog "$SLOAD"
+	fresh_volume "$T/img" 64M -O ro
+	mkdir -p "$T/src/d"
+	echo small >"$T/src/small"
+	seq 1 300000 >"$T/src/d/blocks"
+	for i in $(seq 1 40); do echo "$i" >"$T/src/d/f$i"; done
+	powercut_run "$T/img" powercut_check_start_or_final -- \
+		"$SLOAD" -q -f "$T/src" -T 1700000000 @IMG >"$T/out" || { cat "$T/out"; false; }
+	tail -n 1 "$T/out"
+	[ "$POWERCUT_CHECKED" -gt "$POWERCUT_RECORDS" ]
+	powercut_summary "$POWERCUT_FINAL" | grep -q '^/d/f40 f '
+	"$FSCK" -f -n "$POWERCUT_FINAL"
+}
