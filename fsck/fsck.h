@@ -21,6 +21,7 @@ struct finding {
 };
 
 #define SSA_CACHE	8
+#define FSCK_MAX_PHASES	16	/* phases timed for --json (main.c has 11) */
 
 struct fsck_ctx {
 	struct fsck_opts opts;
@@ -35,6 +36,9 @@ struct fsck_ctx {
 	int fatal;			/* a PF_FATAL problem: stop after this phase */
 	struct finding *findings;
 	unsigned nfindings, cap_findings;
+	/* wall time of each phase run (for --json), in run order */
+	struct phase_time { const char *name; double seconds; } times[FSCK_MAX_PHASES];
+	unsigned ntimes;
 
 	/* maps built by the phases */
 	uint16_t *seg_vblocks;		/* per main segment, from the SIT */

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "f2/errors.h"
 #include "f2/io.h"
@@ -56,6 +57,14 @@ static const struct phase phases[] = {
 	{ "quota", pass_quota, 1 },
 	{ "superblock records", pass_sb_records, 1 },
 };
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 void vmsg(struct fsck_ctx *ctx, const char *fmt, ...)
 {
@@ -304,6 +313,7 @@ static int roll_forward(struct fsck_ctx *ctx)
 static int check(struct fsck_ctx *ctx)
 {
 	int rc, full;
+	double t0;
 
 	if (inomap_init(&ctx->inodes)) {
 		fprintf(stderr, "fsck.f2fs: out of memory\n");
@@ -327,7 +337,12 @@ static int check(struct fsck_ctx *ctx)
 			return exit_code(ctx);
 		}
 		vmsg(ctx, "phase %zu: %s", i + 1, phases[i].name);
+		t0 = now();
 		rc = phases[i].run(ctx);
+		if (ctx->ntimes < FSCK_MAX_PHASES) {
+			ctx->times[ctx->ntimes].name = phases[i].name;
+			ctx->times[ctx->ntimes++].seconds = now() - t0;
+		}
 		progress_done(ctx);
 		if (rc) {
 			fprintf(stderr, "fsck.f2fs: %s: %s\n", phases[i].name, f2_strerror(rc));

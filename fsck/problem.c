@@ -203,7 +203,13 @@ void problems_json(struct fsck_ctx *ctx, int exit_code)
 		sup_json_cstr(out, p ? p->fix : "");
 		fprintf(out, ", \"fixed\": %s}", f->fixed ? "true" : "false");
 	}
-	fprintf(out, "%s]\n}\n", ctx->nfindings ? "\n  " : "");
+	fprintf(out, "%s],\n  \"phases\": [", ctx->nfindings ? "\n  " : "");
+	for (unsigned i = 0; i < ctx->ntimes; i++) {
+		fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
+		sup_json_cstr(out, ctx->times[i].name);
+		fprintf(out, ", \"seconds\": %.6f}", ctx->times[i].seconds);
+	}
+	fprintf(out, "%s]\n}\n", ctx->ntimes ? "\n  " : "");
 }
 
 void problems_free(struct fsck_ctx *ctx)
