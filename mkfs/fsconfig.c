@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "f2/format.h"
 #include "fsconfig.h"
 
 static int cmp_entry(const void *a, const void *b)
@@ -144,21 +145,13 @@ void fscfg_free(struct fscfg *c)
 	c->n = 0;
 }
 
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
 void fscfg_cap_value(uint64_t caps, uint8_t out[FSCFG_CAP_BYTES])
 {
 	/* magic_etc: revision 2 (0x02000000) with the effective bit (1);
 	 * then {permitted, inheritable} for bits 0-31 and for 32-63 */
-	put_le32(out, 0x02000001u);
-	put_le32(out + 4, (uint32_t)caps);
-	put_le32(out + 8, 0);
-	put_le32(out + 12, (uint32_t)(caps >> 32));
-	put_le32(out + 16, 0);
+	f2_put_le32(out, 0x02000001u);
+	f2_put_le32(out + 4, (uint32_t)caps);
+	f2_put_le32(out + 8, 0);
+	f2_put_le32(out + 12, (uint32_t)(caps >> 32));
+	f2_put_le32(out + 16, 0);
 }

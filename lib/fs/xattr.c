@@ -107,17 +107,6 @@ int f2_xattr_iter(struct f2_fs *fs, const struct f2_inode_ref *ir,
 #define ACL_MASK		0x10
 #define ACL_OTHER		0x20
 
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
 
 long f2_acl_to_posix(const uint8_t *in, size_t len, uint8_t *out, size_t cap)
 {
@@ -126,7 +115,7 @@ long f2_acl_to_posix(const uint8_t *in, size_t len, uint8_t *out, size_t cap)
 	if (len < 4 || (uint32_t)(in[0] | in[1] << 8 | in[2] << 16 | (uint32_t)in[3] << 24) !=
 	    F2_ACL_VERSION || cap < 4)
 		return F2_ECORRUPT;
-	put32(out, POSIX_ACL_VERSION);
+	f2_put_le32(out, POSIX_ACL_VERSION);
 	while (i < len) {
 		uint16_t tag, perm;
 		uint32_t id = 0xFFFFFFFFu;
@@ -151,9 +140,9 @@ long f2_acl_to_posix(const uint8_t *in, size_t len, uint8_t *out, size_t cap)
 		}
 		if (cap - o < 8)
 			return F2_ERANGE;
-		put16(out + o, tag);
-		put16(out + o + 2, perm);
-		put32(out + o + 4, id);
+		f2_put_le16(out + o, tag);
+		f2_put_le16(out + o + 2, perm);
+		f2_put_le32(out + o + 4, id);
 		o += 8;
 	}
 	return (long)o;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "f2/errors.h"
+#include "f2/format.h"
 #include "sparse_private.h"
 
 #define ENC_BATCH	256u		/* blocks read from the source at once */
@@ -35,17 +36,6 @@ struct enc {
 	uint64_t hdr_at;	/* RAW: where its header goes */
 };
 
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
 
 static uint64_t out_pos(const struct enc *e)
 {
@@ -83,10 +73,10 @@ static int out_put(struct enc *e, const void *data, size_t len)
 
 static void chunk_header(uint8_t *h, uint16_t type, uint32_t count, uint32_t total)
 {
-	put16(h, type);
-	put16(h + 2, 0);
-	put32(h + 4, count);
-	put32(h + 8, total);
+	f2_put_le16(h, type);
+	f2_put_le16(h + 2, 0);
+	f2_put_le32(h + 4, count);
+	f2_put_le32(h + 8, total);
 }
 
 static int close_chunk(struct enc *e)
@@ -221,15 +211,15 @@ static int encode_all(struct enc *e, uint32_t nblocks, const struct sp_source *s
 	}
 	if ((ret = close_chunk(e)) || (ret = out_flush(e)))
 		return ret;
-	put32(h, SP_MAGIC);
-	put16(h + 4, SP_MAJOR);
-	put16(h + 6, 0);
-	put16(h + 8, SP_FILE_HDR);
-	put16(h + 10, SP_CHUNK_HDR);
-	put32(h + 12, SP_BLK);
-	put32(h + 16, nblocks);
-	put32(h + 20, e->chunks);
-	put32(h + 24, 0);
+	f2_put_le32(h, SP_MAGIC);
+	f2_put_le16(h + 4, SP_MAJOR);
+	f2_put_le16(h + 6, 0);
+	f2_put_le16(h + 8, SP_FILE_HDR);
+	f2_put_le16(h + 10, SP_CHUNK_HDR);
+	f2_put_le32(h + 12, SP_BLK);
+	f2_put_le32(h + 16, nblocks);
+	f2_put_le32(h + 20, e->chunks);
+	f2_put_le32(h + 24, 0);
 	if ((ret = sp_pwrite_all(e->fd, h, sizeof(h), 0)))
 		return ret;
 	return ftruncate(e->fd, (off_t)e->out_at) ? -errno : 0;

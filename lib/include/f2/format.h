@@ -62,6 +62,17 @@ static inline le64 f2_cpu_to_le64(uint64_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 	return r;
 }
+/* Little-endian stores at any byte address (headers built byte by byte). */
+static inline void f2_put_le16(uint8_t *p, uint16_t v)
+{
+	le16 r = f2_cpu_to_le16(v);
+	memcpy(p, &r, sizeof(r));
+}
+static inline void f2_put_le32(uint8_t *p, uint32_t v)
+{
+	le32 r = f2_cpu_to_le32(v);
+	memcpy(p, &r, sizeof(r));
+}
 #define f2_set_le16(field, v) ((field) = f2_cpu_to_le16(v))
 #define f2_set_le32(field, v) ((field) = f2_cpu_to_le32(v))
 #define f2_set_le64(field, v) ((field) = f2_cpu_to_le64(v))
