@@ -6,7 +6,9 @@
  * device nodes, modes, owners through uid/gid maps, user/trusted/security
  * xattrs, SELinux labels from a file_contexts file (libselinux), and
  * casefolded directories (--casefold: the engine folds, hashes and
- * refuses names as the kernel would, and subdirectories inherit the flag).
+ * refuses names as the kernel would, and subdirectories inherit the flag),
+ * and compressed files (pop_compress.c picks them; the engine lays out
+ * their clusters).
  * Entries are visited in byte order of their names and every time can be
  * fixed, so the same input gives the same image.  One checkpoint at the
  * end commits everything: a crash before it leaves the volume as it was.
@@ -345,13 +347,32 @@ static void report(struct pop *p, int last)
 }
 
 /* ---- contents --------------------------------------------------------- */
-static int copy_data(struct pop *p, uint32_t ino, const struct stat *st)
+/* A compressed file's writes go by whole clusters of csz bytes: a data
+ * range is widened to its clusters (a hole inside one reads as zeroes),
+ * never back over what was written (done). */
+static void cluster_range(off_t csz, off_t end, off_t done, off_t *data, off_t *hole)
+{
+	*data -= *data % csz;
+	if (*data < done)
+		*data = done;
+	if (*hole % csz)
+		*hole += csz - *hole % csz;
+	if (*hole > end)
+		*hole = end;
+}
+
+static int copy_data(struct pop *p, uint32_t ino, const struct stat *st, int compress)
 {
 	int fd = open(p->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), err = 0;
 	off_t off = 0, end = st->st_size;
+	off_t csz = compress ? (off_t)4096 << p->o->copts.log_cluster : 0;
 
 	if (fd < 0)
 		return fail(p, -errno, "open");
+	if (compress && (err = f2_engine_set_compress(p->w, ino, &p->o->copts))) {
+		close(fd);
+		return fail(p, err, "compression");
+	}
 	int sparse = (off_t)st->st_blocks * 512 < end;
 
 	while (off < end) {
@@ -367,6 +388,8 @@ static int copy_data(struct pop *p, uint32_t ino, const struct stat *st)
 			if (hole < 0 || hole > end)
 				hole = end;
 		}
+		if (csz)
+			cluster_range(csz, end, off, &data, &hole);
 		for (off = data; off < hole;) {
 			size_t want = hole - off < (off_t)COPY_BUF ? (size_t)(hole - off) : COPY_BUF;
 			ssize_t r = pread(fd, p->buf, want, off);
@@ -457,7 +480,7 @@ static int one(struct pop *p, uint32_t dir_ino, const char *name)
 	if (err)
 		return fail(p, err, "create");
 	p->files++;
-	if (S_ISREG(st.st_mode) && (err = copy_data(p, ino, &st)))
+	if (S_ISREG(st.st_mode) && (err = copy_data(p, ino, &st, pop_compress_picks(p->o, name))))
 		return err;
 	if ((err = copy_xattrs(p, ino, &st)))
 		return err;
@@ -635,6 +658,13 @@ int pop_run_stats(const char *dev, const struct pop_opts *o, FILE *err_out, stru
 	if (o->ncasefold && !(fs->features & F2_FEAT_CASEFOLD)) {
 		fprintf(err_out, "populate: %s: --casefold needs a volume with the casefold "
 			"feature (mkfs.f2fs -C utf8)\n", dev);
+		err = F2_EUNSUPP;
+		goto out;
+	}
+	if (o->compress && (!(fs->features & F2_FEAT_COMPRESSION) ||
+			    !(fs->features & F2_FEAT_EXTRA_ATTR))) {
+		fprintf(err_out, "populate: %s: compression needs a volume with the extra_attr and "
+			"compression features (mkfs.f2fs -O extra_attr,compression)\n", dev);
 		err = F2_EUNSUPP;
 		goto out;
 	}

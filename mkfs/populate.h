@@ -4,9 +4,11 @@
 #define MKFS_POPULATE_H
 #include <stdint.h>
 #include <stdio.h>
+#include "f2/engine.h"
 
 #define POP_MAX_MAPS	16
 #define POP_MAX_CASEFOLD 64
+#define POP_MAX_EXT	128
 
 /* host id range [host, host + count) becomes [fs, fs + count) */
 struct pop_idmap {
@@ -28,6 +30,15 @@ struct pop_opts {
 	 * capabilities of the paths it lists */
 	const char *fs_config;
 	int owner_root;			/* unlisted paths are 0:0 (sload without -P) */
+	/* compression (sload -c, mkfs --compress): regular files are made
+	 * compressed with copts (f2/engine.h); with extensions listed, only
+	 * files whose name ends in ".EXT" for one of them (ext_exclude 0),
+	 * or all files but those (ext_exclude 1) */
+	int compress;
+	struct f2_compress_opts copts;
+	const char *ext[POP_MAX_EXT];
+	uint32_t next;
+	int ext_exclude;
 	int progress;			/* -1 auto (stderr is a tty), 0 off, 1 on */
 	int quiet;
 };
@@ -36,6 +47,17 @@ struct pop_opts {
  * prog) when PATH is not a plain path ("." or ".." in it) or there are
  * too many. */
 int pop_add_casefold(struct pop_opts *o, const char *path, const char *prog);
+/* Compression options shared by sload.f2fs and mkfs.f2fs --root, each
+ * checked, with a message on stderr after prog; 0 or -1.
+ * pop_compress_algo: "lzo", "lz4", "lz4hc" (the lz4hc coder, stored as
+ * lz4), "zstd"; refused when unknown or this build has no encoder. */
+int pop_compress_algo(struct pop_opts *o, const char *name, const char *prog);
+int pop_compress_log(struct pop_opts *o, const char *arg, const char *prog);
+int pop_compress_min_saved(struct pop_opts *o, const char *arg, const char *prog);
+/* -i EXT (exclude 0) or -x EXT (exclude 1); the two do not mix. */
+int pop_compress_ext(struct pop_opts *o, const char *ext, int exclude, const char *prog);
+/* Is the regular file name (no directory) one o compresses? */
+int pop_compress_picks(const struct pop_opts *o, const char *name);
 /* Parse "HOST:FS[:COUNT]" into one map entry; returns 0 or -1. */
 int pop_parse_idmap(const char *spec, struct pop_idmap *m);
 /* Copy o->root into the unmounted volume on dev (as opened by

@@ -31,7 +31,15 @@ static void usage(FILE *out)
 		"  -P              keep the host's owners (default: 0:0 where -C is silent)\n"
 		"  -T SECONDS      every timestamp (default: SOURCE_DATE_EPOCH, else the host's)\n"
 		"  -S              Android sparse image (accepted: the format is detected)\n"
-		"  -c              compress files: not supported yet (refused)\n"
+		"  -c              compress regular files (the volume needs -O extra_attr,compression)\n"
+		"  -a ALGO         with -c: lz4 (default), lz4hc, lzo or zstd\n"
+		"  -L LOG          with -c: clusters of 2^LOG blocks, 2 to 8 (default 2)\n"
+		"  -i EXT          with -c: compress only files named *.EXT (repeatable)\n"
+		"  -x EXT          with -c: compress all files but *.EXT (repeatable; not with -i)\n"
+		"  -m BLOCKS       with -c: store a cluster compressed only if it saves BLOCKS\n"
+		"                  blocks (default 1)\n"
+		"  -r              with -c: release the reserved blocks of compressed clusters\n"
+		"                  (a read-only image: Linux then refuses writes to those files)\n"
 		"  -d LEVEL        debug level (accepted)\n"
 		"  -q              quiet: no progress\n"
 		"  -V, --version   print the version and exit\n"
@@ -63,10 +71,14 @@ int main(int argc, char **argv)
 			      .owner_root = 1 };
 	struct pop_stats st;
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	int c, err;
+	int c, err, copt = 0;
 
 	if (sde && *sde && parse_time(sde, "SOURCE_DATE_EPOCH", &o.fixed_time))
 		return 16;
+	o.copts.log_cluster = 2;
+	o.copts.min_saved = 1;
+	if (pop_compress_algo(&o, "lz4", PROG))
+		o.copts.algo = 0xff;	/* no lz4 here: -c needs -a */
 	while ((c = getopt_long(argc, argv, "C:f:p:s:St:T:PcL:a:x:i:m:rd:qVh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'C': o.fs_config = optarg; break;
@@ -80,10 +92,28 @@ int main(int argc, char **argv)
 				return 16;
 			break;
 		case 'P': o.owner_root = 0; break;
-		case 'c': case 'L': case 'a': case 'x': case 'i': case 'm': case 'r':
-			fprintf(stderr, PROG ": -%c: compression is not supported yet; load "
-				"without -c (nothing was written)\n", c);
-			return 1;
+		case 'c': o.compress = 1; break;
+		case 'a':
+			if (pop_compress_algo(&o, optarg, PROG))
+				return 16;
+			copt = c;
+			break;
+		case 'L':
+			if (pop_compress_log(&o, optarg, PROG))
+				return 16;
+			copt = c;
+			break;
+		case 'i': case 'x':
+			if (pop_compress_ext(&o, optarg, c == 'x', PROG))
+				return 16;
+			copt = c;
+			break;
+		case 'm':
+			if (pop_compress_min_saved(&o, optarg, PROG))
+				return 16;
+			copt = c;
+			break;
+		case 'r': o.copts.release = 1; copt = c; break;
 		case 'd': break;
 		case 'q': o.quiet = 1; o.progress = 0; break;
 		case 'V': printf(PROG " (f2fs-progs) %s\n", F2_VERSION_STRING); return 0;
@@ -98,6 +128,19 @@ int main(int argc, char **argv)
 	}
 	if (!o.root) {
 		fprintf(stderr, PROG ": no source directory (-f DIR)\n");
+		return 16;
+	}
+	if (copt && !o.compress) {
+		fprintf(stderr, PROG ": -%c needs -c\n", copt);
+		return 16;
+	}
+	if (o.compress && o.copts.algo == 0xff) {
+		fprintf(stderr, PROG ": -c: this build has no lz4 library; choose another with -a\n");
+		return 16;
+	}
+	if (o.compress && o.copts.min_saved >= (1u << o.copts.log_cluster)) {
+		fprintf(stderr, PROG ": -m %u: a cluster of %u blocks cannot save that many\n",
+			o.copts.min_saved, 1u << o.copts.log_cluster);
 		return 16;
 	}
 	if (o.mount_point[0] != '/') {

@@ -83,6 +83,9 @@ void f2_engine_close(struct f2_engine *w)
 	free(w->orphans);
 	free(w->nat_bits);
 	free(w->zero);
+	for (int a = 0; a < 4; a++)
+		f2_compressor_free(w->coder[a]);
+	free(w->cbuf);
 	eng_zones_free(w->zones);
 	free(w);
 }

@@ -39,6 +39,16 @@ void eng_inode_layout(const struct f2_node *n, uint32_t features, struct eng_ila
 		l->xwords = 0;
 	l->addrs = F2_ADDRS_PER_INODE - l->extra - l->xwords;
 	l->inline_bytes = 4 * (l->addrs - 1);
+	l->baddrs = APB;
+	l->cluster = 0;
+	/* a compressed file's nodes end on a cluster boundary (the read
+	 * path's rule, f2_inode_parse) */
+	if ((f2_le32(i->i_flags) & F2_COMPR_FL) && S_ISREG(f2_le16(i->i_mode)) &&
+	    (features & F2_FEAT_COMPRESSION) && f2_inode_compress_check(i, l->extra) == F2_COMPR_OK) {
+		l->cluster = 1u << i->i_log_cluster_size;
+		l->addrs &= ~(l->cluster - 1);
+		l->baddrs &= ~(l->cluster - 1);
+	}
 }
 
 int eng_inode_get(struct f2_engine *w, uint32_t ino, struct eng_blk **out)
@@ -79,7 +89,7 @@ static int map_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int creat
 		return err;
 	eng_inode_layout(eng_node(inode), w->fs->features, &l);
 	is_dir = S_ISDIR(f2_le16(eng_node(inode)->i.i_mode));
-	r = f2_node_path(fofs, l.addrs, APB, &p);
+	r = f2_node_path(fofs, l.addrs, l.baddrs, &p);
 	if (r < 0)
 		return eng_fail(w, F2_ERANGE, "ino %u: block %llu beyond the largest file", ino,
 			       (unsigned long long)fofs);
@@ -147,7 +157,7 @@ int eng_next_mapped(struct f2_engine *w, uint32_t ino, uint64_t fofs, uint64_t e
 	if (err)
 		return err;
 	eng_inode_layout(eng_node(inode), w->fs->features, &l);
-	max = f2_node_max_blocks(l.addrs, APB);
+	max = f2_node_max_blocks(l.addrs, l.baddrs);
 	if (end > max)
 		end = max;	/* nothing is mapped past the largest file */
 	for (; fofs < end; fofs += skip) {
@@ -217,6 +227,16 @@ static int place_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int t, 
 	return 0;
 }
 
+int eng_place_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int t, uint32_t *addr)
+{
+	return place_block(w, ino, fofs, t, addr);
+}
+
+void eng_add_iblocks(struct eng_blk *inode, int64_t d)
+{
+	add_iblocks(inode, d);
+}
+
 int eng_write_block_at(struct f2_engine *w, uint32_t ino, uint64_t fofs, int t, const void *buf)
 {
 	uint32_t addr;
@@ -267,13 +287,22 @@ int eng_read_file_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, void *
 static int free_addrs(struct f2_engine *w, struct eng_blk *inode, struct eng_blk *b, le32 *a,
 		      uint32_t n, uint64_t base, uint64_t from)
 {
+	int released = !!(eng_node(inode)->i.i_inline & F2_COMPRESS_RELEASED);
+
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t addr = f2_le32(a[i]);
 		int err;
 
 		if (base + i < from || addr == F2_NULL_ADDR)
 			continue;
-		err = eng_drop_data(w, addr);
+		if (addr == F2_COMPRESS_ADDR && released) {
+			/* a released cluster's head is counted nowhere */
+			a[i] = 0;
+			b->dirty = 1;
+			continue;
+		}
+		/* a cluster head is counted like a reservation */
+		err = eng_drop_data(w, addr == F2_COMPRESS_ADDR ? F2_NEW_ADDR : addr);
 		if (err)
 			return err;
 		a[i] = 0;
@@ -287,20 +316,22 @@ static int free_addrs(struct f2_engine *w, struct eng_blk *inode, struct eng_blk
  * indirect, 2 double indirect) covering file blocks from base; the node
  * itself goes when all of it does. */
 static int trunc_tree(struct f2_engine *w, struct eng_blk *inode, uint32_t nid, int depth,
-		      uint64_t base, uint64_t from, int *freed)
+		      uint32_t baddrs, uint64_t base, uint64_t from, int *freed)
 {
-	uint64_t child = depth == 0 ? 1 : depth == 1 ? APB : (uint64_t)NPB * APB;
+	/* file blocks under one child of this node, and under the node */
+	uint64_t child = depth == 0 ? 1 : depth == 1 ? baddrs : (uint64_t)NPB * baddrs;
+	uint64_t span = depth == 0 ? baddrs : child * NPB;
 	struct eng_blk *b;
 	int err;
 
 	*freed = 0;
-	if (base + child * NPB <= from)
+	if (base + span <= from)
 		return 0;
 	err = eng_node_get(w, nid, inode->ino, &b);
 	if (err)
 		return err;
 	if (depth == 0) {
-		err = free_addrs(w, inode, b, ENG_NADDR(eng_node(b), 0), APB, base, from);
+		err = free_addrs(w, inode, b, ENG_NADDR(eng_node(b), 0), baddrs, base, from);
 	} else {
 		for (uint32_t i = 0; i < NPB && !err; i++) {
 			uint32_t c = f2_le32(eng_node(b)->in.nid[i]);
@@ -308,7 +339,8 @@ static int trunc_tree(struct f2_engine *w, struct eng_blk *inode, uint32_t nid, 
 
 			if (!c)
 				continue;
-			err = trunc_tree(w, inode, c, depth - 1, base + i * child, from, &gone);
+			err = trunc_tree(w, inode, c, depth - 1, baddrs, base + i * child, from,
+					 &gone);
 			if (!err && gone) {
 				eng_node(b)->in.nid[i] = 0;
 				b->dirty = 1;
@@ -358,8 +390,8 @@ int eng_truncate_blocks(struct f2_engine *w, uint32_t ino, uint64_t from)
 
 		if (!nid)
 			continue;
-		base = (uint64_t)f2_node_first_bidx(f2_node_top_ofs(r), l.addrs, APB);
-		err = trunc_tree(w, inode, nid, depth[r], base, from, &gone);
+		base = (uint64_t)f2_node_first_bidx(f2_node_top_ofs(r), l.addrs, l.baddrs);
+		err = trunc_tree(w, inode, nid, depth[r], l.baddrs, base, from, &gone);
 		if (!err && gone) {
 			eng_node(inode)->i.i_nid[r] = 0;
 			inode->dirty = 1;
@@ -440,42 +472,14 @@ static int write_partial(struct f2_engine *w, uint32_t ino, int t, uint64_t fofs
 	return err;
 }
 
-int f2_engine_write(struct f2_engine *w, uint32_t ino, uint64_t off, const void *buf, size_t len)
+int eng_write_range(struct f2_engine *w, uint32_t ino, int t, uint64_t off, const uint8_t *src,
+		    size_t len)
 {
-	const uint8_t *src = buf;
-	struct eng_blk *inode;
-	struct eng_ilayout l;
-	uint64_t size, end = off + len, run_start = 0;
+	uint64_t end = off + len, run_start = 0;
 	uint32_t run_n = 0;
 	const uint8_t *run_src = NULL;
-	int err, t;
+	int err;
 
-	err = eng_maybe_writeback(w);
-	if (err)
-		return err;
-	err = eng_inode_get(w, ino, &inode);
-	if (err)
-		return err;
-	if (S_ISDIR(f2_le16(eng_node(inode)->i.i_mode)))
-		return eng_fail(w, -EISDIR, "ino %u: a directory", ino);
-	eng_inode_layout(eng_node(inode), w->fs->features, &l);
-	size = f2_le64(eng_node(inode)->i.i_size);
-	if (!len)
-		return 0;
-	if (eng_node(inode)->i.i_inline & F2_INLINE_DATA) {
-		if (end <= l.inline_bytes) {
-			memcpy(inline_area(inode, &l) + off, src, len);
-			eng_node(inode)->i.i_inline |= F2_DATA_EXIST;
-			if (end > size)
-				f2_set_le64(eng_node(inode)->i.i_size, end);
-			inode->dirty = 1;
-			return 0;
-		}
-		err = convert_inline(w, ino, inode);
-		if (err)
-			return err;
-	}
-	t = data_log(inode);
 	while (off < end) {
 		uint64_t fofs = off / F2_BLKSIZE;
 		uint32_t at = (uint32_t)(off % F2_BLKSIZE), n = F2_BLKSIZE - at, addr;
@@ -514,6 +518,48 @@ int f2_engine_write(struct f2_engine *w, uint32_t ino, uint64_t off, const void 
 	if (run_n && (err = f2_io_write(w->fs->io, run_start * F2_BLKSIZE, run_src,
 				       (size_t)run_n * F2_BLKSIZE)))
 		return eng_fail(w, err, "ino %u: data write failed", ino);
+	return 0;
+}
+
+int f2_engine_write(struct f2_engine *w, uint32_t ino, uint64_t off, const void *buf, size_t len)
+{
+	const uint8_t *src = buf;
+	struct eng_blk *inode;
+	struct eng_ilayout l;
+	uint64_t size, end = off + len;
+	int err;
+
+	err = eng_maybe_writeback(w);
+	if (err)
+		return err;
+	err = eng_inode_get(w, ino, &inode);
+	if (err)
+		return err;
+	if (S_ISDIR(f2_le16(eng_node(inode)->i.i_mode)))
+		return eng_fail(w, -EISDIR, "ino %u: a directory", ino);
+	eng_inode_layout(eng_node(inode), w->fs->features, &l);
+	size = f2_le64(eng_node(inode)->i.i_size);
+	if (!len)
+		return 0;
+	if (eng_node(inode)->i.i_inline & F2_INLINE_DATA) {
+		if (end <= l.inline_bytes) {
+			memcpy(inline_area(inode, &l) + off, src, len);
+			eng_node(inode)->i.i_inline |= F2_DATA_EXIST;
+			if (end > size)
+				f2_set_le64(eng_node(inode)->i.i_size, end);
+			inode->dirty = 1;
+			return 0;
+		}
+		err = convert_inline(w, ino, inode);
+		if (err)
+			return err;
+	}
+	if (l.cluster)
+		err = eng_write_compressed(w, ino, data_log(inode), off, src, len);
+	else
+		err = eng_write_range(w, ino, data_log(inode), off, src, len);
+	if (err)
+		return err;
 	err = eng_inode_get(w, ino, &inode);
 	if (err)
 		return err;
@@ -537,6 +583,8 @@ int f2_engine_truncate(struct f2_engine *w, uint32_t ino, uint64_t size)
 		return eng_fail(w, -EISDIR, "ino %u: a directory", ino);
 	eng_inode_layout(eng_node(inode), w->fs->features, &l);
 	old = f2_le64(eng_node(inode)->i.i_size);
+	if (l.cluster && size < old)
+		return eng_fail(w, F2_EUNSUPP, "ino %u: shrinking a compressed file", ino);
 	if (eng_node(inode)->i.i_inline & F2_INLINE_DATA) {
 		if (size > l.inline_bytes) {
 			err = convert_inline(w, ino, inode);

@@ -11,6 +11,7 @@
 #include "f2/engine.h"
 #include "f2/fs.h"
 #include "f2/map.h"
+#include "f2/file.h"
 
 /* ---- tables ----------------------------------------------------------- */
 struct eng_nat {
@@ -97,6 +98,12 @@ struct f2_engine {
 	uint32_t *orphans;
 	size_t norphans, orphan_cap;
 	uint8_t *zero;				/* a zero block */
+
+	/* compressed writes (engine/compress.c): the last settings given,
+	 * a coder per algorithm made on first use, a cluster's output */
+	struct f2_compress_opts copts;
+	struct f2_compressor *coder[4];
+	uint8_t *cbuf;
 
 	struct eng_place place;			/* where new sections come from */
 	struct eng_zones *zones;			/* zoned devices (engine/zone.c), or NULL */
@@ -228,8 +235,21 @@ int eng_maybe_writeback(struct f2_engine *w);
 /* ---- engine/file.c: inode layout, block map, data ------------------------- */
 struct eng_ilayout {
 	uint32_t extra, xwords, addrs, inline_bytes;
+	uint32_t baddrs;	/* addresses used per direct node */
+	uint32_t cluster;	/* compressed file: blocks per cluster, else 0 */
 };
 void eng_inode_layout(const struct f2_node *n, uint32_t features, struct eng_ilayout *l);
+/* Write len bytes at off into log t block by block (no size update, no
+ * inline data, no compression). */
+int eng_write_range(struct f2_engine *w, uint32_t ino, int t, uint64_t off, const uint8_t *src,
+		    size_t len);
+/* engine/compress.c: the same for a compressed file: full clusters are
+ * stored compressed when that saves enough, the rest as eng_write_range. */
+int eng_write_compressed(struct f2_engine *w, uint32_t ino, int t, uint64_t off,
+			 const uint8_t *src, size_t len);
+/* Point file block fofs of ino at a new block of log t; *addr gets it. */
+int eng_place_block(struct f2_engine *w, uint32_t ino, uint64_t fofs, int t, uint32_t *addr);
+void eng_add_iblocks(struct eng_blk *inode, int64_t d);
 /* Address slot of file block fofs: *slot points into a cached node,
  * *owner is that node's blk (nid in footer), *ofs the index in it.
  * With create, missing nodes are made; without, *slot = NULL for holes. */

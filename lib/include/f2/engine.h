@@ -123,6 +123,35 @@ int f2_engine_setxattr(struct f2_engine *w, uint32_t ino, uint8_t index, const c
  * returns 0 or F2_EUNSUPP for names the format cannot hold. */
 int f2_xattr_split(const char *full, uint8_t *index, const char **suffix);
 
+/* ---- compressed files ------------------------------------------------------
+ * Laid out as Linux writes them: a cluster of 2^log_cluster blocks that
+ * compresses well enough is stored as COMPRESS_ADDR in its first slot,
+ * the compressed bytes (a 24-byte header: length, checksum, 4 reserved
+ * words; then the coder's output) in the next slots, and NEW_ADDR
+ * reservations in the rest, counted in i_blocks and the valid blocks
+ * (i_compr_blocks adds cluster size less data blocks per cluster).
+ * Clusters that are not full or do not save enough are stored plain. */
+struct f2_compress_opts {
+	uint8_t algo;		/* enum f2_compress_algo with an encoder
+				 * (f2_compress_supported) */
+	uint8_t log_cluster;	/* F2_MIN_CLUSTER_LOG .. F2_MAX_CLUSTER_LOG */
+	uint8_t chksum;		/* checksum each cluster (i_compress_flag bit 0) */
+	uint8_t release;	/* no reservations: the state the kernel's
+				 * F2FS_IOC_RELEASE_COMPRESS_BLOCKS leaves
+				 * (F2_COMPRESS_RELEASED; Linux then refuses
+				 * writes to the file) */
+	int level;		/* coder level (not stored): zstd's (0: 1),
+				 * lz4 > 0: the lz4hc coder */
+	uint32_t min_saved;	/* blocks a cluster must save (0: 1, the least) */
+};
+/* Make the empty regular file ino compressed with c; writes to it then
+ * follow the layout above (a write covering a whole cluster compresses
+ * it; a partial write into a compressed cluster is F2_EUNSUPP).  The
+ * coder level and min_saved of the last call apply to every compressed
+ * file w writes.  F2_EUNSUPP without the compression and extra_attr
+ * features or an encoder for c->algo; F2_EBADOPT for a bad cluster size. */
+int f2_engine_set_compress(struct f2_engine *w, uint32_t ino, const struct f2_compress_opts *c);
+
 /* ---- orphans ---------------------------------------------------------- */
 int f2_engine_orphan_add(struct f2_engine *w, uint32_t ino);
 int f2_engine_orphan_del(struct f2_engine *w, uint32_t ino);

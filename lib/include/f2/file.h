@@ -67,6 +67,22 @@ int f2_decompress(int algo, const uint8_t *in, size_t in_len, uint8_t *out, size
 /* Which algorithms this build can decompress (bitmask of 1 << algo). */
 unsigned f2_decompress_supported(void);
 
+/* ---- compressors (compress_enc.c) ---------------------------------------- */
+struct f2_compressor;
+/* Which algorithms this build can compress (bitmask of 1 << algo): lz4,
+ * zstd and lzo when configure found their libraries; never lzo-rle. */
+unsigned f2_compress_supported(void);
+/* A compressor for algo (enum f2_compress_algo) and inputs of up to
+ * max_in bytes.  level: zstd's (0: 1, the kernel's default); for lz4 a
+ * level > 0 picks the lz4hc coder (plain lz4 output); ignored by lzo.
+ * F2_EUNSUPP when the build lacks algo. */
+int f2_compressor_new(int algo, int level, size_t max_in, struct f2_compressor **out);
+void f2_compressor_free(struct f2_compressor *c);
+/* Compress in into out (cap bytes): 0 with *out_len set, 1 when the
+ * result does not fit in cap, or a negative code. */
+int f2_compressor_run(struct f2_compressor *c, const uint8_t *in, size_t in_len, uint8_t *out,
+		      size_t cap, size_t *out_len);
+
 /* ---- directories ------------------------------------------------------ */
 struct f2_dirent {
 	uint32_t ino;
