@@ -402,6 +402,7 @@ static int walk_addrs(struct walk *w, const void *area, uint32_t n, uint32_t nid
 {
 	const le32 *addrs = area;	/* 4-byte aligned in a block buffer */
 	int compressed = w->ir->cluster_blocks != 0;
+	int released = compressed && (w->ir->node.i.i_inline & F2_COMPRESS_RELEASED);
 	struct f2_nat_info ni;
 
 	w->nver = fsck_nat(w->ctx, nid, &ni) ? -1 : ni.version;
@@ -411,6 +412,10 @@ static int walk_addrs(struct walk *w, const void *area, uint32_t n, uint32_t nid
 		int err;
 
 		if (a == F2_NULL_ADDR)
+			continue;
+		/* a released cluster's head: releasing uncharged it
+		 * (F2FS_IOC_RELEASE_COMPRESS_BLOCKS) */
+		if (a == F2_COMPRESS_ADDR && released)
 			continue;
 		/* a reserved block, or the head of a compressed cluster: the
 		 * kernel counts both in i_blocks and valid_block_count */
