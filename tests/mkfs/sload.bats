@@ -5,7 +5,7 @@
 # Buildroot/genimage sequence `mkfs.f2fs IMG && sload.f2fs -f DIR IMG`
 # against `mkfs.f2fs --root DIR`, reproducible output, and both fscks.
 # The kernel's view of an sload-ed Android image is checked in
-# tests/kernel/populate.bats.
+# tests/kernel/populate.bats; compression (-c) in sload-compress.bats.
 
 bats_require_minimum_version 1.5.0
 load ../lib/common
@@ -44,14 +44,6 @@ manifest() {
 	[ "$status" -eq 16 ] && [[ $output == *"must start with /"* ]]
 	run "$SLOAD" -f "$D/src" -T yesterday "$D/a.img"
 	[ "$status" -eq 16 ]
-	cmp "$D/a.img" "$D/a.orig"
-}
-
-@test "sload: -c is refused as not supported yet, the image untouched" {
-	"$MKFS" -q -f -O extra_attr,compression "$D/a.img"
-	cp "$D/a.img" "$D/a.orig"
-	run "$SLOAD" -f "$D/src" -c -a lz4 "$D/a.img"
-	[ "$status" -eq 1 ] && [[ $output == *"compression is not supported yet"* ]]
 	cmp "$D/a.img" "$D/a.orig"
 }
 
