@@ -12,6 +12,9 @@
 # compared on the host in tests/engine/populate.bats).  A fourth is made
 # as Android's build makes a system image: mkfs.f2fs -g android, then
 # sload.f2fs with a canned fs_config, file_contexts and -t /system.
+# Two more are loaded with compression: sload.f2fs -c -a lz4 (written to
+# by the kernel like the others) and sload.f2fs -c -a zstd -r (released
+# blocks: the kernel reads it and refuses writes to its files).
 
 load ../lib/common
 load ../lib/kernel
@@ -34,6 +37,20 @@ setup_file() {
 	dd if="$dir/tree/dind_probe" bs=4096 skip=$((923 + 2036 + 2*1018*1018 + 3)) count=1 \
 	   status=none | md5sum | cut -c1-32 >"$dir/dind.md5"
 	EXCLUDE=./dind_probe "$F2_TOP/tests/engine/manifest.py" "$dir/tree" >"$dir/tree.manifest"
+	# the compressed images: the tree and files that compress (text of
+	# 1, 3, 4, 5 and 1000 blocks, a partial last cluster, a sparse one)
+	cp -a --sparse=always "$dir/tree" "$dir/ctree" || return 1
+	mkdir "$dir/ctree/text" || return 1
+	seq -f 'line %g of text that compresses' 1 150000 >"$dir/ctree/text/big" || return 1
+	local n
+	for n in 1 3 4 5 1000; do
+		head -c $((n * 4096)) "$dir/ctree/text/big" >"$dir/ctree/text/b$n" || return 1
+	done
+	head -c $((9 * 4096 + 100)) "$dir/ctree/text/big" >"$dir/ctree/text/partial"
+	head -c 20000 "$dir/ctree/text/big" | dd of="$dir/ctree/text/sparse" bs=1 seek=41060 \
+		conv=notrunc status=none
+	truncate -s 10M "$dir/ctree/text/sparse"
+	EXCLUDE=./dind_probe "$F2_TOP/tests/engine/manifest.py" "$dir/ctree" >"$dir/ctree.manifest"
 	cat >"$dir/file_contexts" <<-'FC'
 	/(/.*)?			u:object_r:root_file:s0
 	/sizes(/.*)?		u:object_r:sizes_file:s0
@@ -51,7 +68,8 @@ setup_file() {
 	system/sizes/f4096 1013 1005 0640
 	system/links/short 7 8 0777
 	CFG
-	truncate -s 1G "$dir/plain.img" "$dir/labels.img" "$dir/android.img" "$dir/ro.img"
+	truncate -s 1G "$dir/plain.img" "$dir/labels.img" "$dir/android.img" "$dir/ro.img" \
+		"$dir/compress.img" "$dir/released.img"
 	truncate -s 2G "$dir/bigsec.img"
 	{
 		"$MKFS" -q -f "$dir/plain.img" &&
@@ -64,12 +82,16 @@ setup_file() {
 		"$SLOAD" -q -f "$dir/tree" -t /system -C "$dir/fs_config" -s "$dir/fc_system" \
 			-T 1700000000 "$dir/android.img" >"$dir/sload.out" &&
 		"$MKFS" -q -f -O ro "$dir/ro.img" &&
-		"$SLOAD" -q -P -f "$dir/tree" -s "$dir/file_contexts" "$dir/ro.img" >/dev/null
+		"$SLOAD" -q -P -f "$dir/tree" -s "$dir/file_contexts" "$dir/ro.img" >/dev/null &&
+		"$MKFS" -q -f -O "$FEAT,compression" "$dir/compress.img" &&
+		"$SLOAD" -q -P -c -a lz4 -f "$dir/ctree" "$dir/compress.img" >/dev/null &&
+		"$MKFS" -q -f -O "$FEAT,compression" "$dir/released.img" &&
+		"$SLOAD" -q -P -c -a zstd -r -f "$dir/ctree" "$dir/released.img" >/dev/null
 	} >"$dir/populate.log" 2>&1 || echo "populate failed" >>"$dir/populate.log"
 	# what the read path sees in the labelled image (its labels differ
 	# from the source's xattrs by design)
 	local x
-	for x in labels android ro; do
+	for x in labels android ro compress released; do
 		mkdir "$dir/$x.x"
 		"$F2_BUILD/tests/tools/f2extract" "$dir/$x.img" "$dir/$x.x" &&
 			EXCLUDE=./dind_probe "$F2_TOP/tests/engine/manifest.py" "$dir/$x.x" \
@@ -77,11 +99,13 @@ setup_file() {
 	done
 	printf 'plain vda manifest\nlabels vdb manifest\nbigsec vdc -\nandroid vdd manifest\nro vde ro\n' \
 		>"$dir/disks"
+	printf 'compress vdf manifest\nreleased vdg released\n' >>"$dir/disks"
 	kernel_add_binary /usr/bin/getfattr || return 1
 	KERNEL_FILES="$dir/disks:/guest/disks $F2_TOP/tests/engine/manifest.sh:/guest/manifest.sh $BATS_TEST_DIRNAME/guest/lib.sh:/guest/lib.sh" \
 		KERNEL_RUN_DIR=$dir/run KERNEL_TIMEOUT=900 \
 		kernel_run "$BATS_TEST_DIRNAME/guest/populate-check.sh" \
-		"$dir/plain.img" "$dir/labels.img" "$dir/bigsec.img" "$dir/android.img" "$dir/ro.img"
+		"$dir/plain.img" "$dir/labels.img" "$dir/bigsec.img" "$dir/android.img" "$dir/ro.img" \
+		"$dir/compress.img" "$dir/released.img"
 	echo $? >"$dir/run/status"
 	cp "$KERNEL_OUT" "$dir/report"
 	kernel_dmesg >"$dir/dmesg"
@@ -186,4 +210,26 @@ expect_report() {
 		expect_report "$n" "mount ok" "wrote more" "umount ok" "md5 match" "umount2 ok"
 		ref_fsck_clean "$BATS_FILE_TMPDIR/$n.img"
 	done
+}
+
+@test "kernel populate: sload.f2fs -c -a lz4: Linux reads the compressed tree, writes, remounts; both fscks clean" {
+	local k=$BATS_TEST_TMPDIR/k
+	kernel_manifest compress >"$k"
+	[ -s "$k" ]
+	diff "$BATS_FILE_TMPDIR/compress.manifest" "$k"
+	diff "$BATS_FILE_TMPDIR/ctree.manifest" "$k"
+	expect_report compress "mount ok" "wrote more" "umount ok" "md5 match" "umount2 ok"
+	ref_fsck_clean "$BATS_FILE_TMPDIR/compress.img"
+	"$FSCK" -f -n "$BATS_FILE_TMPDIR/compress.img"
+}
+
+@test "kernel populate: sload.f2fs -c -a zstd -r: Linux reads the released tree and refuses writes to its files" {
+	local k=$BATS_TEST_TMPDIR/k
+	expect_report released "mount ok" "append refused" "umount ok"
+	kernel_manifest released >"$k"
+	[ -s "$k" ]
+	diff "$BATS_FILE_TMPDIR/released.manifest" "$k"
+	diff "$BATS_FILE_TMPDIR/ctree.manifest" "$k"
+	ref_fsck_clean "$BATS_FILE_TMPDIR/released.img"
+	"$FSCK" -f -n "$BATS_FILE_TMPDIR/released.img"
 }

@@ -4,8 +4,9 @@
 # For each: mount, print (if asked) the kernel's view of the tree as a
 # manifest between
 # "<name> MANIFEST-BEGIN/END" lines (/guest/manifest.sh), write more files,
-# unmount, remount, check their md5s, unmount.  Prints "<name> <fact>"
-# lines, then DONE.
+# unmount, remount, check their md5s, unmount ("released": print the
+# manifest, try to append to a compressed file, unmount).  Prints
+# "<name> <fact>" lines, then DONE.
 PATH=/bin:$PATH
 . /guest/lib.sh
 
@@ -40,6 +41,19 @@ while read -r name dev want; do
 		continue
 	fi
 	mount_dev "$name" "$dev" || continue
+	if [ "$want" = released ]; then
+		# compressed files whose reserved blocks were released (sload -r)
+		echo "$name MANIFEST-BEGIN"
+		EXCLUDE=./dind_probe sh /guest/manifest.sh /mnt
+		echo "$name MANIFEST-END"
+		if echo x 2>/dev/null >>/mnt/text/big; then
+			echo "$name append allowed"
+		else
+			echo "$name append refused"
+		fi
+		umount /mnt && echo "$name umount ok"
+		continue
+	fi
 	if [ "$want" = manifest ]; then
 		echo "$name MANIFEST-BEGIN"
 		EXCLUDE=./dind_probe sh /guest/manifest.sh /mnt
