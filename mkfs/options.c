@@ -54,6 +54,11 @@ void mkfs_usage(FILE *out)
 "    --casefold PATH  make directory PATH of the volume (\"/\": the root)\n"
 "                  casefolded; its subdirectories inherit it (repeatable;\n"
 "                  needs -C utf8)\n"
+"    --compress ALG   compress regular files: lz4, lz4hc, lzo or zstd (needs\n"
+"                  -O extra_attr,compression); with it --compress-log LOG\n"
+"                  (clusters of 2^LOG blocks, 2..8), --compress-only EXT or\n"
+"                  --compress-except EXT (repeatable), --compress-min-saved N,\n"
+"                  --compress-release (as sload.f2fs -L, -i, -x, -m, -r)\n"
 "  --populate    with --root: copy into an existing, unmounted F2FS device\n"
 "  -h, --help    this help\n");
 }
@@ -126,6 +131,7 @@ static void set_defaults(struct mkfs_cmd *c)
 	c->pop.fixed_time = -1;
 	c->pop.progress = -1;
 	c->pop.mount_point = "/";
+	pop_compress_defaults(&c->pop);
 }
 
 /* One option: 0 to go on, 1 to exit successfully (-h, -V), -1 on error. */
@@ -273,6 +279,23 @@ static int parse_option(struct mkfs_cmd *c, int ch, const char *arg)
 		if (pop_add_casefold(&c->pop, arg, "mkfs.f2fs"))
 			return -1;
 		break;
+	case 265:
+		c->pop.compress = 1;
+		return pop_compress_algo(&c->pop, arg, "mkfs.f2fs");
+	case 266:
+		c->compress_opt = "--compress-log";
+		return pop_compress_log(&c->pop, arg, "mkfs.f2fs");
+	case 267:
+	case 268:
+		c->compress_opt = ch == 267 ? "--compress-only" : "--compress-except";
+		return pop_compress_ext(&c->pop, arg, ch == 268, "mkfs.f2fs");
+	case 269:
+		c->compress_opt = "--compress-min-saved";
+		return pop_compress_min_saved(&c->pop, arg, "mkfs.f2fs");
+	case 270:
+		c->compress_opt = "--compress-release";
+		c->pop.copts.release = 1;
+		break;
 	default:
 		mkfs_usage(stderr);
 		return -1;
@@ -294,6 +317,12 @@ int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 		{ "progress", no_argument, NULL, 262 },
 		{ "no-progress", no_argument, NULL, 263 },
 		{ "casefold", required_argument, NULL, 264 },
+		{ "compress", required_argument, NULL, 265 },
+		{ "compress-log", required_argument, NULL, 266 },
+		{ "compress-only", required_argument, NULL, 267 },
+		{ "compress-except", required_argument, NULL, 268 },
+		{ "compress-min-saved", required_argument, NULL, 269 },
+		{ "compress-release", no_argument, NULL, 270 },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch, r;
@@ -307,6 +336,18 @@ int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 	}
 	if (c->populate_only && !c->pop.root) {
 		fprintf(stderr, "mkfs.f2fs: --populate needs --root DIR\n");
+		return -1;
+	}
+	if (pop_compress_check(&c->pop, c->compress_opt, "--compress ALG", "mkfs.f2fs"))
+		return -1;
+	if (c->pop.compress && !c->pop.root) {
+		fprintf(stderr, "mkfs.f2fs: --compress needs --root DIR\n");
+		return -1;
+	}
+	if (c->pop.compress && !c->populate_only &&
+	    (c->fs.sb.features & (F2_FEAT_COMPRESSION | F2_FEAT_EXTRA_ATTR)) !=
+	    (F2_FEAT_COMPRESSION | F2_FEAT_EXTRA_ATTR)) {
+		fprintf(stderr, "mkfs.f2fs: --compress needs -O extra_attr,compression\n");
 		return -1;
 	}
 	if (c->pop.ncasefold && !c->pop.root) {

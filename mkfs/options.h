@@ -17,6 +17,7 @@ struct mkfs_cmd {
 	int64_t fixed_time;		/* -T, -1 = now */
 	const char *uuid_text;
 	struct pop_opts pop;		/* --root DIR and its options */
+	const char *compress_opt;	/* a --compress-* option given, for the check */
 	int populate_only;		/* --populate: no format, copy into device */
 };
 

@@ -20,6 +20,36 @@ static const struct {
 	{ "zstd", F2_COMPRESS_ZSTD, 1 },	/* the kernel's default level */
 };
 
+void pop_compress_defaults(struct pop_opts *o)
+{
+	o->copts.algo = F2_COMPRESS_LZ4;
+	o->copts.level = 0;
+	o->copts.log_cluster = 2;
+	o->copts.min_saved = 1;
+}
+
+int pop_compress_check(const struct pop_opts *o, const char *given, const char *enable,
+		       const char *prog)
+{
+	if (given && !o->compress) {
+		fprintf(stderr, "%s: %s needs %s\n", prog, given, enable);
+		return -1;
+	}
+	if (!o->compress)
+		return 0;
+	if (!(f2_compress_supported() & (1u << o->copts.algo))) {
+		fprintf(stderr, "%s: this build has no %s library; choose another algorithm\n",
+			prog, o->copts.algo == F2_COMPRESS_LZ4 ? "lz4" : "such");
+		return -1;
+	}
+	if (o->copts.min_saved >= (1u << o->copts.log_cluster)) {
+		fprintf(stderr, "%s: a cluster of %u blocks cannot save %u blocks\n", prog,
+			1u << o->copts.log_cluster, o->copts.min_saved);
+		return -1;
+	}
+	return 0;
+}
+
 int pop_compress_algo(struct pop_opts *o, const char *name, const char *prog)
 {
 	for (size_t k = 0; k < sizeof(algos) / sizeof(algos[0]); k++) {

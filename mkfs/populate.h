@@ -51,6 +51,12 @@ int pop_add_casefold(struct pop_opts *o, const char *path, const char *prog);
  * checked, with a message on stderr after prog; 0 or -1.
  * pop_compress_algo: "lzo", "lz4", "lz4hc" (the lz4hc coder, stored as
  * lz4), "zstd"; refused when unknown or this build has no encoder. */
+void pop_compress_defaults(struct pop_opts *o);	/* lz4, 4 blocks, saving 1 */
+/* After parsing: an option given (its name in given, or NULL) without
+ * compression on (the option enable turns it on), an algorithm the build
+ * lacks, a cluster that cannot save min_saved blocks: -1 with a message. */
+int pop_compress_check(const struct pop_opts *o, const char *given, const char *enable,
+		       const char *prog);
 int pop_compress_algo(struct pop_opts *o, const char *name, const char *prog);
 int pop_compress_log(struct pop_opts *o, const char *arg, const char *prog);
 int pop_compress_min_saved(struct pop_opts *o, const char *arg, const char *prog);

@@ -72,13 +72,11 @@ int main(int argc, char **argv)
 	struct pop_stats st;
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
 	int c, err, copt = 0;
+	char copt_name[3] = "-?";
 
 	if (sde && *sde && parse_time(sde, "SOURCE_DATE_EPOCH", &o.fixed_time))
 		return 16;
-	o.copts.log_cluster = 2;
-	o.copts.min_saved = 1;
-	if (pop_compress_algo(&o, "lz4", PROG))
-		o.copts.algo = 0xff;	/* no lz4 here: -c needs -a */
+	pop_compress_defaults(&o);
 	while ((c = getopt_long(argc, argv, "C:f:p:s:St:T:PcL:a:x:i:m:rd:qVh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'C': o.fs_config = optarg; break;
@@ -121,6 +119,7 @@ int main(int argc, char **argv)
 		default: usage(stderr); return 16;
 		}
 	}
+	copt_name[1] = (char)copt;
 	if (optind != argc - 1) {
 		fprintf(stderr, PROG ": %s\n", optind < argc ? "one device only" : "no device given");
 		usage(stderr);
@@ -130,19 +129,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": no source directory (-f DIR)\n");
 		return 16;
 	}
-	if (copt && !o.compress) {
-		fprintf(stderr, PROG ": -%c needs -c\n", copt);
+	if (pop_compress_check(&o, copt ? copt_name : NULL, "-c", PROG))
 		return 16;
-	}
-	if (o.compress && o.copts.algo == 0xff) {
-		fprintf(stderr, PROG ": -c: this build has no lz4 library; choose another with -a\n");
-		return 16;
-	}
-	if (o.compress && o.copts.min_saved >= (1u << o.copts.log_cluster)) {
-		fprintf(stderr, PROG ": -m %u: a cluster of %u blocks cannot save that many\n",
-			o.copts.min_saved, 1u << o.copts.log_cluster);
-		return 16;
-	}
 	if (o.mount_point[0] != '/') {
 		fprintf(stderr, PROG ": -t %s: the mount point must start with /\n", o.mount_point);
 		return 16;

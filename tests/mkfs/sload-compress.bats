@@ -170,3 +170,19 @@ check_load() {
 	[ "$status" -eq 16 ] && [[ $output == *"needs -c"* ]]
 	cmp "$D/a.img" "$D/a.orig"
 }
+
+@test "mkfs.f2fs --root --compress: the same layout options as sload.f2fs -c" {
+	"$MKFS" -q -f -O extra_attr,compression --root "$D/src" --compress zstd --compress-log 3 \
+		--compress-except bin --compress-release "$D/a.img"
+	"$FSCK" -f -n "$D/a.img"
+	ref_fsck_clean "$D/a.img"
+	extracted "$D/a.img"
+	[ "$(field "$D/a.img" /text.txt i_compress_algorithm)" -eq 2 ]
+	[ "$(field "$D/a.img" /text.txt i_log_cluster_size)" -eq 3 ]
+	[ $(($(field "$D/a.img" /text.txt i_inline) & 0x80)) -ne 0 ]
+	[ "$(field "$D/a.img" /random.bin i_flags)" -eq 0 ]
+	run "$MKFS" -q -f --root "$D/src" --compress lz4 "$D/a.img"
+	[ "$status" -ne 0 ] && [[ $output == *"extra_attr,compression"* ]]
+	run "$MKFS" -q -f -O extra_attr,compression --root "$D/src" --compress-log 3 "$D/a.img"
+	[ "$status" -ne 0 ] && [[ $output == *"needs --compress"* ]]
+}
