@@ -412,6 +412,11 @@ static int apply(struct fsck_ctx *ctx, struct f2_engine *w)
 			if (!err)
 				f2_set_le64(n->i.i_blocks, a->d);
 			break;
+		case RA_INODE_COMPR_BLOCKS:
+			err = node_get(w, a->a, a->a, 0, &n);
+			if (!err)
+				f2_set_le64(n->i.i_compr_blocks, a->d);
+			break;
 		case RA_INODE_NAMELEN:
 			err = node_get(w, a->a, a->a, 0, &n);
 			if (!err && f2_le32(n->i.i_namelen) > F2_NAME_LEN)

@@ -420,6 +420,13 @@ static int walk_addrs(struct walk *w, const void *area, uint32_t n, uint32_t nid
 		/* a reserved block, or the head of a compressed cluster: the
 		 * kernel counts both in i_blocks and valid_block_count */
 		if (a == F2_NEW_ADDR || (a == F2_COMPRESS_ADDR && compressed)) {
+			/* what the kernel adds to i_compr_blocks per cluster:
+			 * the head and the reservations that follow it */
+			if (a == F2_COMPRESS_ADDR)
+				w->chead = fofs + k;
+			if (compressed && w->chead != UINT64_MAX &&
+			    fofs + k - w->chead < w->ir->cluster_blocks)
+				w->compr++;
 			w->blocks++;
 			w->ctx->blocks_found++;
 			w->ctx->reserved_found++;
@@ -912,7 +919,8 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 	if (wk->special == 1)
 		r->flags |= INO_SPECIAL;
 	w->ino = wk->ino;
-	w->nodes = w->blocks = 0;
+	w->nodes = w->blocks = w->compr = 0;
+	w->chead = UINT64_MAX;
 	w->have_dot = w->have_dotdot = 0;
 	w->dotdot = 0;
 	w->levels = 0;
@@ -1005,6 +1013,12 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 			(unsigned long long)(w->nodes + w->blocks),
 			(unsigned long long)w->nodes, (unsigned long long)w->blocks))
 		rep_add(ctx, PR_INODE_BLOCKS, RA_INODE_BLOCKS, wk->ino, 0, 0, w->nodes + w->blocks);
+	if (ir->cluster_blocks && f2_le64(in->i_compr_blocks) != w->compr &&
+	    fix_problem(ctx, PR_INODE_COMPR_BLOCKS,
+			"ino %u: i_compr_blocks %llu, found %llu", wk->ino,
+			(unsigned long long)f2_le64(in->i_compr_blocks),
+			(unsigned long long)w->compr))
+		rep_add(ctx, PR_INODE_COMPR_BLOCKS, RA_INODE_COMPR_BLOCKS, wk->ino, 0, 0, w->compr);
 	if (fix_depth)
 		rep_add(ctx, PR_INODE_DEPTH, RA_INODE_DEPTH, wk->ino, w->levels ? w->levels : 1, 0, 0);
 	/* the kernel's readdir, and the repair's pass over the entries, stop

@@ -24,6 +24,7 @@ enum rep_kind {
 	RA_DATA_MOVE,		/* a ino, d file block, c is_dir: new place, new SSA */
 	RA_INODE_LINKS,		/* a ino, b i_links */
 	RA_INODE_BLOCKS,	/* a ino, d i_blocks */
+	RA_INODE_COMPR_BLOCKS,	/* a ino, d i_compr_blocks */
 	RA_INODE_NAMELEN,	/* a ino: clamp i_namelen */
 	RA_INODE_DEPTH,		/* a ino, b i_current_depth */
 	RA_INODE_MODE,		/* a ino, b i_mode */

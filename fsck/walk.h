@@ -30,6 +30,9 @@ struct walk {
 	uint32_t levels;	/* hash levels holding directory blocks */
 	uint64_t dir_end;	/* one past the last directory block mapped */
 	uint64_t nodes, blocks;	/* found for i_blocks */
+	uint64_t compr;		/* found for i_compr_blocks: unreleased cluster
+				 * heads and the reservations after them */
+	uint64_t chead;		/* file block of the last cluster head seen */
 	/* i_ext of a regular file (len 0: none, or not checked), and how
 	 * many of its file blocks the tree maps where it says */
 	uint32_t ext_fofs, ext_blk, ext_len, ext_hits;

@@ -104,3 +104,17 @@ engine_round() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "engine: compressed files (test_compress): encoders round-trip; clusters rewritten, refused, deleted, released; both fscks clean" {
+	local img=$BATS_TEST_TMPDIR/c.img
+	run "$F2_BUILD/tests/unit/test_compress"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	make_image "$img" 128M
+	run_mkfs "$MKFS" -f -O extra_attr,compression "$img"
+	run "$F2_BUILD/tests/unit/test_compress" "$img"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	"$FSCK" -f -n "$img"
+	ref_fsck_clean "$img"
+}
