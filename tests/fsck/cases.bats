@@ -211,3 +211,4 @@ preen_pair() {
 @test "098-dir-pino" { run_case 098-dir-pino; }
 @test "099-nat-addr-stale" { run_case 099-nat-addr-stale; }
 @test "100-inline-reserved" { run_case 100-inline-reserved; }
+@test "101-compr-blocks" { run_case 101-compr-blocks; }
