@@ -186,3 +186,13 @@ check_load() {
 	run "$MKFS" -q -f -O extra_attr,compression --root "$D/src" --compress-log 3 "$D/a.img"
 	[ "$status" -ne 0 ] && [[ $output == *"needs --compress"* ]]
 }
+
+@test "sload -c -r on a read-only volume (mkfs -O ro,extra_attr,compression): both fscks clean, identical files" {
+	"$MKFS" -q -f -O ro,extra_attr,compression "$D/a.img"
+	"$SLOAD" -q -c -r -a lz4 -f "$D/src" "$D/a.img" >/dev/null
+	"$FSCK" -f -n "$D/a.img"
+	ref_fsck_clean "$D/a.img"
+	extracted "$D/a.img"
+	[ $(($(field "$D/a.img" /text.txt i_inline) & 0x80)) -ne 0 ]
+	[ "$(field "$D/a.img" /text.txt i_compr_blocks)" -eq 0 ]
+}
