@@ -54,7 +54,7 @@ void mkfs_usage(FILE *out)
 "    --casefold PATH  make directory PATH of the volume (\"/\": the root)\n"
 "                  casefolded; its subdirectories inherit it (repeatable;\n"
 "                  needs -C utf8)\n"
-"    --compress ALG   compress regular files: lz4, lz4hc, lzo or zstd (needs\n"
+"    --compress ALG   compress regular files: lz4, lz4hc, lzo, lzo-rle, zstd (needs\n"
 "                  -O extra_attr,compression); with it --compress-log LOG\n"
 "                  (clusters of 2^LOG blocks, 2..8), --compress-only EXT or\n"
 "                  --compress-except EXT (repeatable), --compress-min-saved N,\n"

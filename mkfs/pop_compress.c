@@ -18,6 +18,7 @@ static const struct {
 	{ "lz4", F2_COMPRESS_LZ4, 0 },
 	{ "lz4hc", F2_COMPRESS_LZ4, 9 },	/* lz4hc's default level */
 	{ "zstd", F2_COMPRESS_ZSTD, 1 },	/* the kernel's default level */
+	{ "lzo-rle", F2_COMPRESS_LZORLE, 0 },	/* plain LZO1X, which it reads */
 };
 
 void pop_compress_defaults(struct pop_opts *o)
@@ -57,15 +58,16 @@ int pop_compress_algo(struct pop_opts *o, const char *name, const char *prog)
 			continue;
 		if (!(f2_compress_supported() & (1u << algos[k].algo))) {
 			fprintf(stderr, "%s: compression algorithm '%s': this build has no %s "
-				"library (configure found none)\n", prog, name, name);
+				"library (configure found none)\n", prog, name,
+				algos[k].algo == F2_COMPRESS_LZORLE ? "lzo" : algos[k].name);
 			return -1;
 		}
 		o->copts.algo = algos[k].algo;
 		o->copts.level = algos[k].level;
 		return 0;
 	}
-	fprintf(stderr, "%s: compression algorithm '%s' unknown (lzo, lz4, lz4hc, zstd)%s\n",
-		prog, name, !strcmp(name, "lzo-rle") ? "; lzo-rle has no encoder here" : "");
+	fprintf(stderr, "%s: compression algorithm '%s' unknown (lzo, lzo-rle, lz4, lz4hc, "
+		"zstd)\n", prog, name);
 	return -1;
 }
 

@@ -49,8 +49,9 @@ struct pop_opts {
 int pop_add_casefold(struct pop_opts *o, const char *path, const char *prog);
 /* Compression options shared by sload.f2fs and mkfs.f2fs --root, each
  * checked, with a message on stderr after prog; 0 or -1.
- * pop_compress_algo: "lzo", "lz4", "lz4hc" (the lz4hc coder, stored as
- * lz4), "zstd"; refused when unknown or this build has no encoder. */
+ * pop_compress_algo: "lzo", "lzo-rle", "lz4", "lz4hc" (the lz4hc coder,
+ * stored as lz4), "zstd"; refused when unknown or this build has no
+ * encoder. */
 void pop_compress_defaults(struct pop_opts *o);	/* lz4, 4 blocks, saving 1 */
 /* After parsing: an option given (its name in given, or NULL) without
  * compression on (the option enable turns it on), an algorithm the build

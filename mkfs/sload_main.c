@@ -32,7 +32,7 @@ static void usage(FILE *out)
 		"  -T SECONDS      every timestamp (default: SOURCE_DATE_EPOCH, else the host's)\n"
 		"  -S              Android sparse image (accepted: the format is detected)\n"
 		"  -c              compress regular files (the volume needs -O extra_attr,compression)\n"
-		"  -a ALGO         with -c: lz4 (default), lz4hc, lzo or zstd\n"
+		"  -a ALGO         with -c: lz4 (default), lz4hc, lzo, lzo-rle or zstd\n"
 		"  -L LOG          with -c: clusters of 2^LOG blocks, 2 to 8 (default 2)\n"
 		"  -i EXT          with -c: compress only files named *.EXT (repeatable)\n"
 		"  -x EXT          with -c: compress all files but *.EXT (repeatable; not with -i)\n"

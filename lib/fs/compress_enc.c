@@ -4,8 +4,11 @@
  * write engine's engine/compress.c): lz4 (LZ4_compress_default, or the
  * lz4hc coder, whose output any lz4 decoder reads), zstd (ZSTD_compressCCtx
  * at a level) and lzo (lzo1x_1_compress), from the libraries configure
- * found.  lzo-rle has no encoder here.  A compressor keeps its scratch
- * memory between clusters.
+ * found.  lzo-rle gets lzo1x_1_compress's output as well: the plain
+ * LZO1X bitstream (version 0, never starting with the byte 17 that
+ * announces a versioned stream), which lzo-rle decoders, the kernel's
+ * lzo1x_decompress_safe among them, read as such.  A compressor keeps its
+ * scratch memory between clusters.
  */
 #include "config.h"
 #include <errno.h>
@@ -42,7 +45,7 @@ unsigned f2_compress_supported(void)
 	m |= 1u << F2_COMPRESS_ZSTD;
 #endif
 #ifdef HAVE_LZO2
-	m |= 1u << F2_COMPRESS_LZO;
+	m |= 1u << F2_COMPRESS_LZO | 1u << F2_COMPRESS_LZORLE;
 #endif
 	return m;
 }
@@ -76,6 +79,7 @@ int f2_compressor_new(int algo, int level, size_t max_in, struct f2_compressor *
 #endif
 #ifdef HAVE_LZO2
 	case F2_COMPRESS_LZO:
+	case F2_COMPRESS_LZORLE:
 		if (lzo_init() != LZO_E_OK) {
 			free(c);
 			return F2_EUNSUPP;
@@ -147,7 +151,8 @@ int f2_compressor_run(struct f2_compressor *c, const uint8_t *in, size_t in_len,
 	}
 #endif
 #ifdef HAVE_LZO2
-	case F2_COMPRESS_LZO: {
+	case F2_COMPRESS_LZO:
+	case F2_COMPRESS_LZORLE: {
 		lzo_uint n = 0;
 
 		if (lzo1x_1_compress(in, in_len, c->tmp, &n, c->work) != LZO_E_OK)

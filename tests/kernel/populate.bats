@@ -12,9 +12,10 @@
 # compared on the host in tests/engine/populate.bats).  A fourth is made
 # as Android's build makes a system image: mkfs.f2fs -g android, then
 # sload.f2fs with a canned fs_config, file_contexts and -t /system.
-# Two more are loaded with compression: sload.f2fs -c -a lz4 (written to
-# by the kernel like the others) and sload.f2fs -c -a zstd -r (released
-# blocks: the kernel reads it and refuses writes to its files).
+# Three more are loaded with compression: sload.f2fs -c -a lz4 (written
+# to by the kernel like the others), sload.f2fs -c -a zstd -r and
+# -c -a lzo-rle -r (released blocks: the kernel reads them and refuses
+# writes to their files).
 
 load ../lib/common
 load ../lib/kernel
@@ -69,7 +70,7 @@ setup_file() {
 	system/links/short 7 8 0777
 	CFG
 	truncate -s 1G "$dir/plain.img" "$dir/labels.img" "$dir/android.img" "$dir/ro.img" \
-		"$dir/compress.img" "$dir/released.img"
+		"$dir/compress.img" "$dir/released.img" "$dir/lzorle.img"
 	truncate -s 2G "$dir/bigsec.img"
 	{
 		"$MKFS" -q -f "$dir/plain.img" &&
@@ -86,12 +87,14 @@ setup_file() {
 		"$MKFS" -q -f -O "$FEAT,compression" "$dir/compress.img" &&
 		"$SLOAD" -q -P -c -a lz4 -f "$dir/ctree" "$dir/compress.img" >/dev/null &&
 		"$MKFS" -q -f -O "$FEAT,compression" "$dir/released.img" &&
-		"$SLOAD" -q -P -c -a zstd -r -f "$dir/ctree" "$dir/released.img" >/dev/null
+		"$SLOAD" -q -P -c -a zstd -r -f "$dir/ctree" "$dir/released.img" >/dev/null &&
+		"$MKFS" -q -f -O "$FEAT,compression" "$dir/lzorle.img" &&
+		"$SLOAD" -q -P -c -a lzo-rle -r -f "$dir/ctree" "$dir/lzorle.img" >/dev/null
 	} >"$dir/populate.log" 2>&1 || echo "populate failed" >>"$dir/populate.log"
 	# what the read path sees in the labelled image (its labels differ
 	# from the source's xattrs by design)
 	local x
-	for x in labels android ro compress released; do
+	for x in labels android ro compress released lzorle; do
 		mkdir "$dir/$x.x"
 		"$F2_BUILD/tests/tools/f2extract" "$dir/$x.img" "$dir/$x.x" &&
 			EXCLUDE=./dind_probe "$F2_TOP/tests/engine/manifest.py" "$dir/$x.x" \
@@ -99,13 +102,13 @@ setup_file() {
 	done
 	printf 'plain vda manifest\nlabels vdb manifest\nbigsec vdc -\nandroid vdd manifest\nro vde ro\n' \
 		>"$dir/disks"
-	printf 'compress vdf manifest\nreleased vdg released\n' >>"$dir/disks"
+	printf 'compress vdf manifest\nreleased vdg released\nlzorle vdh released\n' >>"$dir/disks"
 	kernel_add_binary /usr/bin/getfattr || return 1
 	KERNEL_FILES="$dir/disks:/guest/disks $F2_TOP/tests/engine/manifest.sh:/guest/manifest.sh $BATS_TEST_DIRNAME/guest/lib.sh:/guest/lib.sh" \
 		KERNEL_RUN_DIR=$dir/run KERNEL_TIMEOUT=900 \
 		kernel_run "$BATS_TEST_DIRNAME/guest/populate-check.sh" \
 		"$dir/plain.img" "$dir/labels.img" "$dir/bigsec.img" "$dir/android.img" "$dir/ro.img" \
-		"$dir/compress.img" "$dir/released.img"
+		"$dir/compress.img" "$dir/released.img" "$dir/lzorle.img"
 	echo $? >"$dir/run/status"
 	cp "$KERNEL_OUT" "$dir/report"
 	kernel_dmesg >"$dir/dmesg"
@@ -223,13 +226,15 @@ expect_report() {
 	"$FSCK" -f -n "$BATS_FILE_TMPDIR/compress.img"
 }
 
-@test "kernel populate: sload.f2fs -c -a zstd -r: Linux reads the released tree and refuses writes to its files" {
-	local k=$BATS_TEST_TMPDIR/k
-	expect_report released "mount ok" "append refused" "umount ok"
-	kernel_manifest released >"$k"
-	[ -s "$k" ]
-	diff "$BATS_FILE_TMPDIR/released.manifest" "$k"
-	diff "$BATS_FILE_TMPDIR/ctree.manifest" "$k"
-	ref_fsck_clean "$BATS_FILE_TMPDIR/released.img"
-	"$FSCK" -f -n "$BATS_FILE_TMPDIR/released.img"
+@test "kernel populate: sload.f2fs -c -a zstd -r and -a lzo-rle -r: Linux reads the released trees and refuses writes to their files" {
+	local k=$BATS_TEST_TMPDIR/k n
+	for n in released lzorle; do
+		expect_report "$n" "mount ok" "append refused" "umount ok"
+		kernel_manifest "$n" >"$k"
+		[ -s "$k" ]
+		diff "$BATS_FILE_TMPDIR/$n.manifest" "$k"
+		diff "$BATS_FILE_TMPDIR/ctree.manifest" "$k"
+		ref_fsck_clean "$BATS_FILE_TMPDIR/$n.img"
+		"$FSCK" -f -n "$BATS_FILE_TMPDIR/$n.img"
+	done
 }

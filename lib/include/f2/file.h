@@ -70,7 +70,8 @@ unsigned f2_decompress_supported(void);
 /* ---- compressors (compress_enc.c) ---------------------------------------- */
 struct f2_compressor;
 /* Which algorithms this build can compress (bitmask of 1 << algo): lz4,
- * zstd and lzo when configure found their libraries; never lzo-rle. */
+ * zstd, and lzo and lzo-rle (plain LZO1X output), when configure found
+ * their libraries. */
 unsigned f2_compress_supported(void);
 /* A compressor for algo (enum f2_compress_algo) and inputs of up to
  * max_in bytes.  level: zstd's (0: 1, the kernel's default); for lz4 a
