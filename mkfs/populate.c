@@ -50,6 +50,7 @@ struct pop {
 	struct f2_map links;		/* host dev -> struct f2_map *: host ino -> f2fs ino */
 	uint64_t files, bytes, last_report;
 	int progress, acl_warned;
+	int dense_compressed;		/* compressed files written without holes */
 	char *xnames;
 	size_t xnames_cap;
 	struct fscfg cfg;		/* --fs-config, or empty */
@@ -373,7 +374,11 @@ static int copy_data(struct pop *p, uint32_t ino, const struct stat *st, int com
 		close(fd);
 		return fail(p, err, "compression");
 	}
-	int sparse = (off_t)st->st_blocks * 512 < end;
+	/* On a read-only volume Linux reads a compressed file's clusters
+	 * through its extent cache, which maps a cluster of holes to block 0
+	 * and a hole in a plain cluster to the block after its data (6.1,
+	 * 6.12): there, holes are written as zeroes, which compress. */
+	int sparse = (off_t)st->st_blocks * 512 < end && !(compress && p->dense_compressed);
 
 	while (off < end) {
 		off_t data = sparse ? lseek(fd, off, SEEK_DATA) : off, hole = end;
@@ -655,6 +660,7 @@ int pop_run_stats(const char *dev, const struct pop_opts *o, FILE *err_out, stru
 		fprintf(err_out, "populate: %s: %s\n", dev, fs ? fs->why : f2_strerror(err));
 		goto out;
 	}
+	p.dense_compressed = (fs->features & F2_FEAT_RO) != 0;
 	if (o->ncasefold && !(fs->features & F2_FEAT_CASEFOLD)) {
 		fprintf(err_out, "populate: %s: --casefold needs a volume with the casefold "
 			"feature (mkfs.f2fs -C utf8)\n", dev);

@@ -89,3 +89,23 @@ fresh_volume() {
 	powercut_summary "$POWERCUT_FINAL" | grep -q '^/d/f40 f '
 	"$FSCK" -f -n "$POWERCUT_FINAL"
 }
+
+@test "sload.f2fs -c -a lz4 -r into a volume that holds files: every state is the old volume or old and new together" {
+	require_prog "$SLOAD"
+	fresh_volume "$T/img" 128M -O extra_attr,compression
+	mkdir -p "$T/old/keep" "$T/src/text"
+	echo kept >"$T/old/keep/f"
+	seq 1 20000 >"$T/old/keep/numbers"
+	"$SLOAD" -q -f "$T/old" -T 1700000000 "$T/img" >/dev/null
+	seq -f 'line %g compresses' 1 60000 >"$T/src/text/big"
+	head -c 70000 /dev/urandom >"$T/src/text/random"
+	truncate -s 300000 "$T/src/text/sparse"
+	powercut_run "$T/img" powercut_check_start_or_final -- \
+		"$SLOAD" -q -c -a lz4 -r -f "$T/src" -T 1700000000 @IMG >"$T/out" ||
+		{ cat "$T/out"; false; }
+	tail -n 1 "$T/out"
+	[ "$POWERCUT_CHECKED" -gt "$POWERCUT_RECORDS" ]
+	powercut_summary "$POWERCUT_FINAL" | grep -q '^/keep/numbers f '
+	powercut_summary "$POWERCUT_FINAL" | grep -q '^/text/big f '
+	"$FSCK" -f -n "$POWERCUT_FINAL"
+}
