@@ -50,6 +50,8 @@ void mkfs_usage(FILE *out)
 "  --root DIR    copy DIR into the new file system (see mkfs.f2fs(8)):\n"
 "    --uid-map H:F[:N], --gid-map H:F[:N]  map host ids (repeatable)\n"
 "    --file-contexts FILE  SELinux labels (libselinux), --mount-point PATH\n"
+"    --fs-config FILE  Android canned fs_config: owner, mode, capabilities\n"
+"                  by path (as sload.f2fs -C; unlisted paths keep the host's)\n"
 "    --progress, --no-progress  progress on stderr (default: on a tty)\n"
 "    --casefold PATH  make directory PATH of the volume (\"/\": the root)\n"
 "                  casefolded; its subdirectories inherit it (repeatable;\n"
@@ -296,6 +298,7 @@ static int parse_option(struct mkfs_cmd *c, int ch, const char *arg)
 		c->compress_opt = "--compress-release";
 		c->pop.copts.release = 1;
 		break;
+	case 271: c->pop.fs_config = arg; break;
 	default:
 		mkfs_usage(stderr);
 		return -1;
@@ -323,6 +326,7 @@ int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 		{ "compress-except", required_argument, NULL, 268 },
 		{ "compress-min-saved", required_argument, NULL, 269 },
 		{ "compress-release", no_argument, NULL, 270 },
+		{ "fs-config", required_argument, NULL, 271 },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch, r;
@@ -348,6 +352,10 @@ int mkfs_parse(int argc, char **argv, struct mkfs_cmd *c)
 	    (c->fs.sb.features & (F2_FEAT_COMPRESSION | F2_FEAT_EXTRA_ATTR)) !=
 	    (F2_FEAT_COMPRESSION | F2_FEAT_EXTRA_ATTR)) {
 		fprintf(stderr, "mkfs.f2fs: --compress needs -O extra_attr,compression\n");
+		return -1;
+	}
+	if (c->pop.fs_config && !c->pop.root) {
+		fprintf(stderr, "mkfs.f2fs: --fs-config needs --root DIR\n");
 		return -1;
 	}
 	if (c->pop.ncasefold && !c->pop.root) {

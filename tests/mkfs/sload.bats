@@ -102,6 +102,24 @@ manifest() {
 	ref_fsck_clean "$D/a.img"
 }
 
+@test "sload: mkfs.f2fs --root --fs-config --mount-point gives the tree sload.f2fs -P -C -t gives" {
+	printf 'vendor 0 2000 0751\nvendor/bin/sh 0 2000 0755 capabilities=0x20\n' >"$D/fs.cfg"
+	"$MKFS" -q -f -T 1700000000 -O extra_attr "$D/a.img"
+	"$SLOAD" -q -P -f "$D/src" -t /vendor -C "$D/fs.cfg" -T 1700000000 "$D/a.img" >/dev/null
+	"$MKFS" -q -f -T 1700000000 -O extra_attr --root "$D/src" --mount-point /vendor \
+		--fs-config "$D/fs.cfg" "$D/b.img"
+	manifest "$D/a.img" >"$D/a.m"
+	manifest "$D/b.img" >"$D/b.m"
+	grep -qx '\. d 751:0:2000:[0-9]*' "$D/b.m"
+	grep -q '^\./etc/big f 644:123:456:1:' "$D/b.m"
+	grep -q '^\./bin/sh security.capability=0x0100000220' "$D/b.m"
+	diff "$D/a.m" "$D/b.m"
+	"$FSCK" -f -n "$D/b.img"
+	run "$MKFS" -q -f --fs-config "$D/fs.cfg" "$D/b.img"
+	[ "$status" -ne 0 ]
+	[[ $output == *"--fs-config needs --root"* ]]
+}
+
 @test "sload: -P onto a quota volume: every id charged (both fscks check the quota files)" {
 	"$MKFS" -q -f -O extra_attr,quota,project_quota "$D/a.img"
 	"$SLOAD" -q -P -f "$D/src" "$D/a.img" >/dev/null
