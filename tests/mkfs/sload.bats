@@ -150,3 +150,27 @@ manifest() {
 	"$SLOAD" -q -f "$D/src" -t /system -C "$D/fs.cfg" -T 1700000001 "$D/b.img" >/dev/null
 	! cmp -s "$D/a.img" "$D/b.img"
 }
+
+@test "sload: make install puts sload.f2fs beside mkfs.f2fs; --enable-android-names adds make_f2fs and sload_f2fs" {
+	local mk=$F2_BUILD/mkfs/Makefile sbin
+	[ -f "$mk" ] || skip "no automake build tree"
+	make -s -C "$F2_BUILD/mkfs" install DESTDIR="$D/plain" >/dev/null 2>&1
+	sbin=$(find "$D/plain" -name sload.f2fs -printf '%h\n')
+	[ -x "$sbin/mkfs.f2fs" ] && [ -x "$sbin/sload.f2fs" ]
+	[ ! -e "$sbin/make_f2fs" ] && [ ! -e "$sbin/sload_f2fs" ]
+	# the rules configure --enable-android-names turns on, run after the
+	# same install
+	grep -q '^#install-exec-hook:' "$mk"
+	make -s -C "$F2_BUILD/mkfs" install DESTDIR="$D/android" >/dev/null 2>&1
+	sed 's/^#\(install-exec-hook:\|uninstall-hook:\|\t\(cd\|rm -f\) \$(DESTDIR)\$(sbindir)\)/\1/' \
+		"$mk" >"$F2_BUILD/mkfs/Makefile.android-names-test"
+	make -s -C "$F2_BUILD/mkfs" -f Makefile.android-names-test install-exec-hook \
+		DESTDIR="$D/android" >/dev/null 2>&1 ||
+		{ rm -f "$F2_BUILD/mkfs/Makefile.android-names-test"; false; }
+	rm -f "$F2_BUILD/mkfs/Makefile.android-names-test"
+	sbin=$(find "$D/android" -name sload.f2fs -printf '%h\n')
+	[ "$(readlink "$sbin/make_f2fs")" = mkfs.f2fs ]
+	[ "$(readlink "$sbin/sload_f2fs")" = sload.f2fs ]
+	"$sbin/sload_f2fs" -V | grep -q 'f2fs-progs'
+	"$sbin/make_f2fs" -V
+}
