@@ -239,7 +239,10 @@ expect_report() {
 	while read -r id set alg r; do
 		if [ "$set" = ro ]; then
 			expect_report "$id" "umount ok"
-			! report_of "$id" | grep -q 'rw mount allowed'
+			if report_of "$id" | grep -q 'rw mount allowed'; then
+				echo "$id: mounted read-write"
+				return 1
+			fi
 		elif [ "$r" = 1 ]; then
 			expect_report "$id" "append refused" "umount ok"
 		else

@@ -46,8 +46,12 @@ while read -r id off kind; do
 			;;
 		ro)
 			umount /mnt && echo "$id umount ok"
-			mount -t f2fs /dev/loop0 /mnt 2>/dev/null &&
-				{ echo "$id rw mount allowed"; umount /mnt; }
+			# (busybox mount retries read-only when refused: read /proc/mounts)
+			if mount -t f2fs /dev/loop0 /mnt 2>/dev/null; then
+				grep ' /mnt ' /proc/mounts | grep -q ' rw[ ,]' &&
+					echo "$id rw mount allowed"
+				umount /mnt
+			fi
 			;;
 		esac
 	else

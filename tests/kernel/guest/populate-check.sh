@@ -37,7 +37,11 @@ while read -r name dev want; do
 		else
 			echo "$name mount ro failed"
 		fi
-		mount -t f2fs "/dev/$dev" /mnt 2>/dev/null && { echo "$name rw mount allowed"; umount /mnt; }
+		# (busybox mount retries read-only when refused: read /proc/mounts)
+		if mount -t f2fs "/dev/$dev" /mnt 2>/dev/null; then
+			grep ' /mnt ' /proc/mounts | grep -q ' rw[ ,]' && echo "$name rw mount allowed"
+			umount /mnt
+		fi
 		continue
 	fi
 	mount_dev "$name" "$dev" || continue
