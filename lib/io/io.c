@@ -8,12 +8,34 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "f2/errors.h"
 #include "f2/format.h"
 #include "io_private.h"
+
+int f2_fd_xfer(int fd, uint64_t off, void *rbuf, const void *wbuf, size_t len)
+{
+	for (size_t done = 0; done < len;) {
+		size_t chunk = len - done < (1u << 30) ? len - done : (1u << 30);
+		ssize_t n = rbuf ? pread(fd, (uint8_t *)rbuf + done, chunk, (off_t)(off + done)) :
+				   pwrite(fd, (const uint8_t *)wbuf + done, chunk,
+					  (off_t)(off + done));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return F2_ESHORTIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
 
 struct f2_io *f2_io_alloc(const struct f2_io_ops *ops, uint64_t size,
 			  const char *name, struct f2_io *lower)

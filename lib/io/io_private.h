@@ -23,6 +23,11 @@ struct f2_io *f2_io_alloc(const struct f2_io_ops *ops, uint64_t size,
 /* Free the handle itself (name included) without touching priv or lower. */
 void f2_io_free(struct f2_io *io);
 
+/* The whole of [off, off + len) of fd read into rbuf, or written from wbuf
+ * (rbuf NULL), retrying EINTR and continuing after short transfers (at
+ * most 1 GiB a call); 0, -errno, or F2_ESHORTIO at end of file. */
+int f2_fd_xfer(int fd, uint64_t off, void *rbuf, const void *wbuf, size_t len);
+
 /* 0 if spec is a valid F2_IO_FAULT spec, else F2_EBADOPT. */
 int f2_io_fault_spec_check(const char *spec);
 

@@ -16,41 +16,6 @@
 #include "f2/errors.h"
 #include "sparse_private.h"
 
-int sp_pread_all(int fd, void *buf, size_t len, uint64_t off)
-{
-	for (size_t done = 0; done < len;) {
-		ssize_t n = pread(fd, (uint8_t *)buf + done, len - done, (off_t)(off + done));
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return F2_ESHORTIO;
-		done += (size_t)n;
-	}
-	return 0;
-}
-
-int sp_pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
-{
-	for (size_t done = 0; done < len;) {
-		ssize_t n = pwrite(fd, (const uint8_t *)buf + done, len - done,
-				   (off_t)(off + done));
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		done += (size_t)n;
-	}
-	return 0;
-}
-
 static uint16_t get16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] | p[1] << 8);

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "io_private.h"
+
 #define SP_MAGIC	0xed26ff3au
 #define SP_MAJOR	1
 #define SP_FILE_HDR	28	/* the file header we write; readers skip more */
@@ -96,9 +98,15 @@ struct sp_source {
  */
 int sp_encode(int fd, uint32_t nblocks, const struct sp_source *src);
 
-/* pread/pwrite of the whole range, retrying EINTR and short transfers;
- * end-of-file is F2_ESHORTIO. */
-int sp_pread_all(int fd, void *buf, size_t len, uint64_t off);
-int sp_pwrite_all(int fd, const void *buf, size_t len, uint64_t off);
+/* pread/pwrite of the whole range (io_private.h's f2_fd_xfer) */
+static inline int sp_pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	return f2_fd_xfer(fd, off, buf, NULL, len);
+}
+
+static inline int sp_pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
+{
+	return f2_fd_xfer(fd, off, NULL, buf, len);
+}
 
 #endif /* F2_SPARSE_PRIVATE_H */

@@ -26,7 +26,6 @@
 #include "io_private.h"
 
 /* Largest single read/write syscall we issue. */
-#define UNIX_MAX_XFER	(1u << 30)
 
 struct unix_priv {
 	int fd;
@@ -41,37 +40,16 @@ static struct unix_priv *priv_of(struct f2_io *io)
 	return io->priv;
 }
 
-/* Whole-range pread (into rbuf) or pwrite (from wbuf, rbuf NULL),
- * retrying EINTR and continuing after short transfers. */
-static int xfer_all(int fd, uint64_t off, void *rbuf, const void *wbuf, size_t len)
-{
-	for (size_t done = 0; done < len;) {
-		size_t chunk = len - done < UNIX_MAX_XFER ? len - done : UNIX_MAX_XFER;
-		ssize_t n = rbuf ? pread(fd, (uint8_t *)rbuf + done, chunk, off + done) :
-				   pwrite(fd, (const uint8_t *)wbuf + done, chunk, off + done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return F2_ESHORTIO;
-		done += n;
-	}
-	return 0;
-}
-
 static int unix_read(struct f2_io *io, uint64_t off, void *buf, size_t len)
 {
 	if (!f2_io_in_range(io, off, len))
 		return F2_ERANGE;
-	return xfer_all(priv_of(io)->fd, off, buf, NULL, len);
+	return f2_fd_xfer(priv_of(io)->fd, off, buf, NULL, len);
 }
 
 static int write_all(int fd, uint64_t off, const void *buf, size_t len)
 {
-	return xfer_all(fd, off, NULL, buf, len);
+	return f2_fd_xfer(fd, off, NULL, buf, len);
 }
 
 /* Common checks of every modifying call. */
