@@ -166,6 +166,24 @@ unchanged() {
 	ref_fsck_clean "$T/x.raw"
 }
 
+@test "sparse: gc.f2fs cleans a sparse image as it cleans the raw one" {
+	require_prog "$F2AGE"
+	raw_mkfs "$T/g.raw" "${OPTS[@]}"
+	"$F2AGE" fill "$T/g.raw" 60 3 >/dev/null
+	img2simg "$T/g.raw" "$T/g.simg"
+	cp "$T/g.raw" "$T/before.raw"
+	run "$GC" --policy greedy --max-sections 4 "$T/g.simg"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	"$GC" --policy greedy --max-sections 4 "$T/g.raw" >/dev/null
+	expand "$T/g.simg" "$T/x.raw"
+	unchanged "$T/x.raw" "$T/g.raw"
+	! cmp -s "$T/before.raw" "$T/g.raw"	# (the cleaner moved blocks)
+	"$FSCK" -f -n "$T/g.simg" >/dev/null
+	"$F2AGE" check "$T/x.raw"
+	ref_fsck_clean "$T/x.raw"
+}
+
 @test "sparse: images of other block sizes are read, and refused for writing" {
 	raw_mkfs "$T/r.raw" "${OPTS[@]}" --root "$T/tree"
 	img2simg "$T/r.raw" "$T/k.simg" 1024
