@@ -61,7 +61,7 @@ check_mkfs_c() {
 	awk '$3 + $4 > 64 * 1048576 { f = 1 } END { exit !f }' "$POWERCUT_LIST"
 	# the old volume had files, the new one is empty
 	grep -q '^/age/' "$POWERCUT_DIR/commit.0"
-	! grep -q '^/age/' "$POWERCUT_DIR/commit.$POWERCUT_RECORDS"
+	! grep -q '^/age/' "$POWERCUT_DIR/commit.$POWERCUT_RECORDS" || false
 }
 
 @test "gc.f2fs on an aged two-device volume: every state has the same files, fsck clean" {

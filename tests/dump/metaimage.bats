@@ -157,7 +157,7 @@ dirs() {
 		# not one old name is left, none repeats, all in [a-zA-Z0-9_]
 		[ -z "$(comm -12 "$t/a" "$t/b")" ]
 		[ "$(sort -u "$t/b" | wc -l)" -eq "$(wc -l <"$t/b")" ]
-		! grep -v '^[a-zA-Z0-9_]*$' "$t/b"
+		! grep -v '^[a-zA-Z0-9_]*$' "$t/b" || false
 	done <"$t/dirs"
 	n=$(grep -a -c -e entry_name_ -e deeper -e hardlink "$t/scr.img" || true)
 	[ "$n" -eq 0 ] || { echo "old names left in $n places"; return 1; }
@@ -209,7 +209,7 @@ dirs() {
 	# another spelling as the kernel would
 	cf=$("$DUMP" --json --stat /cf "$vol" | jq .inode.ino)
 	names "$t/scr.img" "$cf" >"$t/b"
-	! grep -v '^[a-z0-9_]*$' "$t/b"
+	! grep -v '^[a-z0-9_]*$' "$t/b" || false
 	cfname=$("$DUMP" --json -i 3 "$t/scr.img" | jq -r ".inode.dentries[] | select(.ino == $cf) | .name")
 	e=$(grep '[a-z]' "$t/b" | head -1)
 	[ "$("$DUMP" --json --stat "/$cfname/${e^^}" "$t/scr.img" | jq .inode.ino)" = \

@@ -151,10 +151,10 @@ every_writer_refuses() {
 	refuses "$what" "$DEFRAG" -n "$IMG"
 	refuses "$what" "$MOUNT_F2FS" -f "$IMG" "$T/mnt"
 	# not a damaged volume: neither "no valid superblock" nor a problem code
-	! grep -q "no valid superblock\|^0x01" "$T/out"
+	! grep -q "no valid superblock\|^0x01" "$T/out" || false
 	rc=0; "$FSCK" -n "$IMG" >"$T/out" 2>&1 || rc=$?
 	[ "$rc" -eq 8 ]
-	! grep -q "no valid superblock\|^0x01" "$T/out"
+	! grep -q "no valid superblock\|^0x01" "$T/out" || false
 }
 
 @test "block size: 65536 is named too; a log_blocksize that is no size is corruption" {

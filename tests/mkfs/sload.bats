@@ -148,7 +148,7 @@ manifest() {
 	"$MKFS" -q -f -g android -T 1700000000 -U 11111111-2222-3333-4444-555555555555 \
 		-O extra_attr,flexible_inline_xattr "$D/b.img"
 	"$SLOAD" -q -f "$D/src" -t /system -C "$D/fs.cfg" -T 1700000001 "$D/b.img" >/dev/null
-	! cmp -s "$D/a.img" "$D/b.img"
+	! cmp -s "$D/a.img" "$D/b.img" || false
 }
 
 @test "sload: make install puts sload.f2fs beside mkfs.f2fs; --enable-android-names adds make_f2fs and sload_f2fs" {
