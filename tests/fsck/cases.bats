@@ -212,3 +212,4 @@ preen_pair() {
 @test "099-nat-addr-stale" { run_case 099-nat-addr-stale; }
 @test "100-inline-reserved" { run_case 100-inline-reserved; }
 @test "101-compr-blocks" { run_case 101-compr-blocks; }
+@test "102-cp-fsck-flag" { run_case 102-cp-fsck-flag; }
