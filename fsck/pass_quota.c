@@ -134,7 +134,7 @@ static int sum_usage(struct fsck_ctx *ctx, struct qtab *tabs, const int *on)
 		if (!(r->flags & INO_WALKED) || (r->flags & INO_BAD) || is_quota_ino(fs, ino))
 			continue;
 		if ((++done & 4095) == 0)
-			progress(ctx, "quota", done, ctx->inodes.map.n);
+			progress(ctx, "quota", done, inomap_count(&ctx->inodes));
 		if (f2_inode_read(fs, ino, ir)) {
 			vmsg(ctx, "quota: ino %u not charged: %s", ino, fs->why);
 			continue;

@@ -1166,6 +1166,13 @@ int pass_tree(struct fsck_ctx *ctx)
 		return -ENOMEM;
 	if (ra_init(&ctx->ra_node) || ra_init(&ctx->ra_data))
 		return -ENOMEM;
+	/* nids in use known (pass_nat_scan): a table when they are dense */
+	if (ctx->nat_used.nset) {
+		uint64_t last = sbm_last(&ctx->nat_used);
+
+		if (last < UINT32_MAX)
+			inomap_densify(&ctx->inodes, (uint32_t)last + 1, ctx->nat_used.nset);
+	}
 	ctx->ssa_blk = malloc(SSA_CACHE * sizeof(*ctx->ssa_blk));
 	bufs = malloc(4 * F2_BLKSIZE);
 	memset(&w, 0, sizeof(w));

@@ -97,6 +97,21 @@ uint64_t sbm_next(const struct sbitmap *m, uint64_t i)
 	return m->nbits;
 }
 
+uint64_t sbm_last(const struct sbitmap *m)
+{
+	for (uint32_t c = m->nchunks; c-- > 0;) {
+		const uint64_t *w = m->chunk[c];
+
+		if (!w)
+			continue;
+		for (uint32_t i = SB_CHUNK_BITS / 64; i-- > 0;)
+			if (w[i])
+				return ((uint64_t)c << SB_CHUNK_SHIFT) + i * 64u +
+				       (63u - (uint32_t)__builtin_clzll(w[i]));
+	}
+	return m->nbits;
+}
+
 uint32_t sbm_count(const struct sbitmap *m, uint64_t from, uint32_t n)
 {
 	uint32_t cnt = 0;

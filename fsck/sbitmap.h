@@ -26,6 +26,8 @@ void sbm_clear(struct sbitmap *m, uint64_t i);
 int sbm_test(const struct sbitmap *m, uint64_t i);
 /* Next set bit >= i in m, or m->nbits. */
 uint64_t sbm_next(const struct sbitmap *m, uint64_t i);
+/* The highest set bit, or m->nbits when none is set. */
+uint64_t sbm_last(const struct sbitmap *m);
 /* Bits set in [from, from + n). */
 uint32_t sbm_count(const struct sbitmap *m, uint64_t from, uint32_t n);
 #endif

@@ -17,11 +17,15 @@ static void test_sbitmap(void)
 
 	CHECK_EQ(sbm_init(&m, n), 0);
 	CHECK_EQ(sbm_next(&m, 0), n);
+	CHECK_EQ(sbm_last(&m), n);
 	CHECK_EQ(sbm_set(&m, 0), 0);
+	CHECK_EQ(sbm_last(&m), 0);
 	CHECK_EQ(sbm_set(&m, 0), 1);
 	CHECK_EQ(sbm_set(&m, SB_CHUNK_BITS - 1), 0);
 	CHECK_EQ(sbm_set(&m, 3ull * SB_CHUNK_BITS + 64), 0);
+	CHECK_EQ(sbm_last(&m), 3ull * SB_CHUNK_BITS + 64);
 	CHECK_EQ(sbm_set(&m, n - 1), 0);
+	CHECK_EQ(sbm_last(&m), n - 1);
 	CHECK_EQ(sbm_set(&m, n), -1);
 	CHECK_EQ(m.nset, 4);
 	CHECK(sbm_test(&m, SB_CHUNK_BITS - 1));
@@ -64,10 +68,46 @@ static void test_inomap(void)
 		CHECK(key % 7 == 3 && rec->found == (key ^ 0x55));
 		visits++;
 	}
-	CHECK_EQ(visits, m.map.n);
+	CHECK_EQ(visits, inomap_count(&m));
 	CHECK(inomap_find(&m, 4) == NULL);
 	CHECK(inomap_get(&m, 0, NULL) == NULL);
 	CHECK_EQ(m.map.n, (100003 - 3 + 6) / 7);
+	inomap_free(&m);
+}
+
+/* The table below a limit: records moved over, others kept in the map,
+ * every record found and walked once either way. */
+static void test_inomap_dense(void)
+{
+	struct inomap m;
+	struct ino_rec *rec;
+	uint32_t key, visits = 0;
+	int created;
+
+	CHECK_EQ(inomap_init(&m), 0);
+	for (uint32_t ino = 1; ino < 3000; ino += 3)
+		inomap_get(&m, ino, NULL)->links = ino;
+	inomap_get(&m, 900000, NULL)->links = 900000;
+	/* too sparse for a table of 10^9 records: stays a map */
+	CHECK_EQ(inomap_densify(&m, 1000000000u, inomap_count(&m)), 0);
+	CHECK_EQ(inomap_densify(&m, 2000, inomap_count(&m)), 1);
+	CHECK_EQ(inomap_count(&m), 1000u + 1);
+	CHECK(m.dlimit == 2000 && m.map.n == 334);	/* 2002..2998 and 900000 */
+	for (uint32_t ino = 1; ino < 3000; ino++) {
+		rec = inomap_find(&m, ino);
+		CHECK(ino % 3 == 1 ? rec && rec->links == ino : rec == NULL);
+	}
+	CHECK(inomap_find(&m, 900000)->links == 900000);
+	rec = inomap_get(&m, 5, &created);	/* new, in the table */
+	CHECK(rec && created && rec->links == 0 && rec->present);
+	rec->links = 5;
+	CHECK(inomap_get(&m, 5, &created) == rec && !created);
+	CHECK(inomap_get(&m, 0, NULL) == NULL && inomap_find(&m, 0) == NULL);
+	for (size_t pos = 0; (rec = inomap_next(&m, &pos, &key));) {
+		CHECK_EQ(rec->links, key);
+		visits++;
+	}
+	CHECK_EQ(visits, inomap_count(&m));
 	inomap_free(&m);
 }
 
@@ -75,5 +115,6 @@ int main(void)
 {
 	test_sbitmap();
 	test_inomap();
+	test_inomap_dense();
 	UNIT_DONE();
 }
