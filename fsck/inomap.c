@@ -3,12 +3,14 @@
  * inomap.c - the per-inode records of the tree walk: moving them from the
  * hash map into a table indexed by ino, and walking both (inomap.h).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include "inomap.h"
 
 void inomap_free(struct inomap *m)
 {
 	f2_map_free(&m->map);
+	f2_map_free(&m->big);
 	free(m->dense);
 	m->dense = NULL;
 	m->dlimit = 0;
@@ -23,8 +25,8 @@ int inomap_densify(struct inomap *m, uint32_t limit, uint64_t nused)
 	size_t pos = 0;
 	int created;
 
-	/* a table of limit records against at least 19 bytes a record */
-	if (m->dense || limit < 2 || (uint64_t)limit * sizeof(*t) > nused * 19 + (1u << 20))
+	/* a table of limit records against at least 14 bytes a record */
+	if (m->dense || limit < 2 || (uint64_t)limit * sizeof(*t) > nused * 14 + (1u << 20))
 		return 0;
 	t = calloc(limit, sizeof(*t));
 	if (!t)
@@ -53,6 +55,25 @@ int inomap_densify(struct inomap *m, uint32_t limit, uint64_t nused)
 	m->dense = t;
 	m->dlimit = limit;
 	return 1;
+}
+
+int ino_set_counts(struct inomap *m, uint32_t ino, struct ino_rec *r, uint32_t found,
+		   uint32_t links)
+{
+	struct ino_big *b;
+
+	if (r->found != INO_BIG && found < INO_BIG && links < INO_BIG) {
+		r->found = (uint16_t)found;
+		r->links = (uint16_t)links;
+		return 0;
+	}
+	b = f2_map_insert(&m->big, ino, NULL);
+	if (!b)
+		return -ENOMEM;
+	b->found = found;
+	b->links = links;
+	r->found = r->links = INO_BIG;
+	return 0;
 }
 
 struct ino_rec *inomap_next(const struct inomap *m, size_t *pos, uint32_t *ino)

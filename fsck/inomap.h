@@ -18,32 +18,40 @@
 #define INO_RECON	0x20	/* unreachable, reconnected under lost+found */
 
 struct ino_rec {
-	uint32_t found;		/* dentries naming it */
-	uint32_t links;		/* i_links on disk */
+	uint16_t found;		/* dentries naming it: read with ino_found() */
+	uint16_t links;		/* i_links on disk: read with ino_links() */
 	uint32_t subdirs : 22;	/* directories among its entries (saturates) */
 	uint32_t present : 1;	/* (dense table) the record exists */
 	uint32_t flags : 6;	/* INO_* */
 	uint32_t ftype : 3;	/* enum f2_ftype from the mode */
 };
-_Static_assert(sizeof(struct ino_rec) == 12, "ino_rec: 12 bytes, 16 with its key");
+_Static_assert(sizeof(struct ino_rec) == 8, "ino_rec: 8 bytes, 12 with its key");
+/* found and links both INO_BIG: the counts are in inomap.big (either
+ * reached INO_BIG: a file of 65535 links or names) */
+#define INO_BIG		0xFFFFu
 #define INO_SUBDIRS_MAX	0x3FFFFFu
 
-/* Records of inos below dlimit sit in a table indexed by ino (12 bytes an
+/* Records of inos below dlimit sit in a table indexed by ino (8 bytes an
  * ino in the range, used or not); the others, and all before
- * inomap_densify, in the hash map (about 19 bytes a record, 1.5 times
+ * inomap_densify, in the hash map (about 14 bytes a record, 1.5 times
  * that while it doubles).  With a million files whose nids are dense
- * the table needs 12 MB where the map peaked at 48 MB. */
+ * the table needs 8 MB where a map of 16-byte slots peaked at 48 MB. */
 struct inomap {
 	struct f2_map map;	/* ino -> struct ino_rec */
 	struct ino_rec *dense;	/* dlimit records, or NULL */
 	uint32_t dlimit;
 	size_t dn;		/* records present in dense */
+	struct f2_map big;	/* ino -> struct ino_big: counts past 65534 */
+};
+struct ino_big {
+	uint32_t found, links;
 };
 
 /* Allocates on first use: never fails. */
 static inline int inomap_init(struct inomap *m)
 {
 	f2_map_init(&m->map, sizeof(struct ino_rec), F2_MAP_KEY32);
+	f2_map_init(&m->big, sizeof(struct ino_big), F2_MAP_KEY32);
 	m->dense = NULL;
 	m->dlimit = 0;
 	m->dn = 0;
@@ -86,6 +94,44 @@ static inline struct ino_rec *inomap_find(const struct inomap *m, uint32_t ino)
 	if (ino && ino < m->dlimit)
 		return m->dense[ino].present ? &m->dense[ino] : NULL;
 	return (struct ino_rec *)f2_map_find(&m->map, ino);
+}
+/* The counts of ino's record r. */
+static inline uint32_t ino_found(const struct inomap *m, uint32_t ino, const struct ino_rec *r)
+{
+	const struct ino_big *b;
+
+	if (r->found != INO_BIG)
+		return r->found;
+	b = (const struct ino_big *)f2_map_find(&m->big, ino);
+	return b ? b->found : INO_BIG;
+}
+static inline uint32_t ino_links(const struct inomap *m, uint32_t ino, const struct ino_rec *r)
+{
+	const struct ino_big *b;
+
+	if (r->found != INO_BIG)
+		return r->links;
+	b = (const struct ino_big *)f2_map_find(&m->big, ino);
+	return b ? b->links : INO_BIG;
+}
+/* Set them: 0, or -ENOMEM (nothing changed). */
+int ino_set_counts(struct inomap *m, uint32_t ino, struct ino_rec *r, uint32_t found,
+		   uint32_t links);
+static inline int ino_set_links(struct inomap *m, uint32_t ino, struct ino_rec *r, uint32_t v)
+{
+	if (r->found != INO_BIG && v < INO_BIG) {
+		r->links = (uint16_t)v;
+		return 0;
+	}
+	return ino_set_counts(m, ino, r, ino_found(m, ino, r), v);
+}
+static inline int ino_add_found(struct inomap *m, uint32_t ino, struct ino_rec *r)
+{
+	if (r->found + 1u < INO_BIG) {
+		r->found++;
+		return 0;
+	}
+	return ino_set_counts(m, ino, r, ino_found(m, ino, r) + 1, ino_links(m, ino, r));
 }
 /* Every record in no particular order: start with *pos = 0; NULL at the end. */
 struct ino_rec *inomap_next(const struct inomap *m, size_t *pos, uint32_t *ino);

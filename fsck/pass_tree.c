@@ -567,7 +567,8 @@ int tree_dentry(struct walk *w, uint32_t ino, uint8_t ftype, const uint8_t *name
 			return 0;
 		}
 	}
-	r->found++;
+	if (ino_add_found(&ctx->inodes, ino, r))
+		return -ENOMEM;
 	if ((r->flags & INO_WALKED) && r->ftype != ftype &&
 	    fix_problem(ctx, PR_DENT_FTYPE,
 			"dir ino %u, name \"%.*s\": file type %u, ino %u has type %u", w->ino,
@@ -717,7 +718,8 @@ static int root_damaged(struct fsck_ctx *ctx, struct walk *w, const struct work 
 			ctx->acts[i].kind = RA_NOTE;
 	ctx->root_new = 1;
 	r->flags |= INO_DIR;
-	r->links = 2;
+	if (ino_set_links(&ctx->inodes, wk->ino, r, 2))
+		return -ENOMEM;
 	return rep_add(ctx, PR_ROOT_BAD, RA_ROOT_NEW, wk->ino, 0, 0, 0);
 }
 
@@ -976,7 +978,8 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 		}
 	}
 	ctx->inodes_found++;
-	r->links = f2_le32(in->i_links);
+	if (ino_set_links(&ctx->inodes, wk->ino, r, f2_le32(in->i_links)))
+		return -ENOMEM;
 	r->ftype = ftype_of(ir->mode);
 	w->is_dir = S_ISDIR(ir->mode);
 	if (w->is_dir)
@@ -984,7 +987,8 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 	if (wk->special == 2) {
 		/* reconnected: its name in lost+found counts as a link */
 		r->flags |= INO_RECON;
-		r->found++;
+		if (ino_add_found(&ctx->inodes, wk->ino, r))
+			return -ENOMEM;
 		ctx->reconnected++;
 		rep_add(ctx, PR_NAT_UNREACHABLE_INODE, RA_RECONNECT, wk->ino, 0, r->ftype, 0);
 	} else if (!wk->special && wk->ftype != r->ftype &&
@@ -1050,10 +1054,10 @@ static void check_links(struct fsck_ctx *ctx)
 
 		if ((r->flags & INO_BAD) || !(r->flags & INO_WALKED))
 			continue;
-		if ((r->flags & INO_ORPHAN) && r->found) {
+		if ((r->flags & INO_ORPHAN) && ino_found(&ctx->inodes, ino, r)) {
 			if (!fix_problem(ctx, PR_ORPHAN_LINKED,
 					 "ino %u: on the orphan list but named by %u dentries",
-					 ino, r->found))
+					 ino, ino_found(&ctx->inodes, ino, r)))
 				continue;
 			rep_add(ctx, PR_ORPHAN_LINKED, RA_ORPHAN_DEL, ino, 0, 0, 0);
 		} else if (r->flags & INO_ORPHAN) {
@@ -1065,13 +1069,13 @@ static void check_links(struct fsck_ctx *ctx)
 		} else {
 			if ((r->flags & INO_SPECIAL) && !(r->flags & INO_ORPHAN))
 				continue;	/* quota files: no dentry */
-			want = r->found;
+			want = ino_found(&ctx->inodes, ino, r);
 		}
 		if (ino == root && !(r->flags & INO_DIR))
 			continue;
-		if (r->links != want &&
+		if (ino_links(&ctx->inodes, ino, r) != want &&
 		    fix_problem(ctx, PR_INODE_LINKS, "ino %u: i_links %u, found %u", ino,
-				r->links, want))
+				ino_links(&ctx->inodes, ino, r), want))
 			rep_add(ctx, PR_INODE_LINKS, RA_INODE_LINKS, ino, want, 0, 0);
 	}
 }

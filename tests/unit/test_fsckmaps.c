@@ -56,16 +56,16 @@ static void test_inomap(void)
 
 		CHECK(r && created);
 		if (r)
-			r->found = ino ^ 0x55;
+			CHECK_EQ(ino_set_counts(&m, ino, r, ino ^ 0x55, 0), 0);
 	}
 	for (uint32_t ino = 3; ino < 100003; ino += 7) {
 		struct ino_rec *r = inomap_find(&m, ino);
 
-		CHECK(r && r->found == (ino ^ 0x55));
+		CHECK(r && ino_found(&m, ino, r) == (ino ^ 0x55));
 		CHECK(inomap_get(&m, ino, &created) == r && !created);
 	}
 	for (size_t pos = 0; (rec = inomap_next(&m, &pos, &key));) {
-		CHECK(key % 7 == 3 && rec->found == (key ^ 0x55));
+		CHECK(key % 7 == 3 && ino_found(&m, key, rec) == (key ^ 0x55));
 		visits++;
 	}
 	CHECK_EQ(visits, inomap_count(&m));
@@ -86,8 +86,8 @@ static void test_inomap_dense(void)
 
 	CHECK_EQ(inomap_init(&m), 0);
 	for (uint32_t ino = 1; ino < 3000; ino += 3)
-		inomap_get(&m, ino, NULL)->links = ino;
-	inomap_get(&m, 900000, NULL)->links = 900000;
+		CHECK_EQ(ino_set_links(&m, ino, inomap_get(&m, ino, NULL), ino), 0);
+	CHECK_EQ(ino_set_links(&m, 900000, inomap_get(&m, 900000, NULL), 900000), 0);
 	/* too sparse for a table of 10^9 records: stays a map */
 	CHECK_EQ(inomap_densify(&m, 1000000000u, inomap_count(&m)), 0);
 	CHECK_EQ(inomap_densify(&m, 2000, inomap_count(&m)), 1);
@@ -95,19 +95,42 @@ static void test_inomap_dense(void)
 	CHECK(m.dlimit == 2000 && m.map.n == 334);	/* 2002..2998 and 900000 */
 	for (uint32_t ino = 1; ino < 3000; ino++) {
 		rec = inomap_find(&m, ino);
-		CHECK(ino % 3 == 1 ? rec && rec->links == ino : rec == NULL);
+		CHECK(ino % 3 == 1 ? rec && ino_links(&m, ino, rec) == ino : rec == NULL);
 	}
-	CHECK(inomap_find(&m, 900000)->links == 900000);
+	CHECK(ino_links(&m, 900000, inomap_find(&m, 900000)) == 900000);
 	rec = inomap_get(&m, 5, &created);	/* new, in the table */
-	CHECK(rec && created && rec->links == 0 && rec->present);
-	rec->links = 5;
+	CHECK(rec && created && ino_links(&m, 5, rec) == 0 && rec->present);
+	CHECK_EQ(ino_set_links(&m, 5, rec, 5), 0);
 	CHECK(inomap_get(&m, 5, &created) == rec && !created);
 	CHECK(inomap_get(&m, 0, NULL) == NULL && inomap_find(&m, 0) == NULL);
 	for (size_t pos = 0; (rec = inomap_next(&m, &pos, &key));) {
-		CHECK_EQ(rec->links, key);
+		CHECK_EQ(ino_links(&m, key, rec), key);
 		visits++;
 	}
 	CHECK_EQ(visits, inomap_count(&m));
+	inomap_free(&m);
+}
+
+/* Counts past 16 bits: found counted up through 65535, links set large. */
+static void test_inomap_big(void)
+{
+	struct inomap m;
+	struct ino_rec *r;
+
+	CHECK_EQ(inomap_init(&m), 0);
+	r = inomap_get(&m, 77, NULL);
+	CHECK_EQ(ino_set_links(&m, 77, r, 70000), 0);
+	for (uint32_t i = 0; i < 70000; i++)
+		CHECK_EQ(ino_add_found(&m, 77, r), 0);
+	CHECK_EQ(ino_found(&m, 77, r), 70000);
+	CHECK_EQ(ino_links(&m, 77, r), 70000);
+	r = inomap_get(&m, 78, NULL);
+	for (uint32_t i = 0; i < 65534; i++)
+		CHECK_EQ(ino_add_found(&m, 78, r), 0);
+	CHECK_EQ(ino_set_links(&m, 78, r, 3), 0);
+	CHECK(r->found == 65534 && m.big.n == 1);	/* still in the record */
+	CHECK_EQ(ino_add_found(&m, 78, r), 0);
+	CHECK(ino_found(&m, 78, r) == 65535 && ino_links(&m, 78, r) == 3 && m.big.n == 2);
 	inomap_free(&m);
 }
 
@@ -116,5 +139,6 @@ int main(void)
 	test_sbitmap();
 	test_inomap();
 	test_inomap_dense();
+	test_inomap_big();
 	UNIT_DONE();
 }
