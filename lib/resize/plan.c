@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * resize/plan.c - what resizing a volume to a new size means: the new
+ * main area (whole zones, within what the SIT and SSA address), the GC
+ * reserve and overprovision mkfs gives it (f2_geometry_reserve), whether
+ * the data fits, and for a shrink every valid block past the new end with
+ * its owner checked (the blocks a run will move) and the free sections
+ * below the new end that must take them.  Reads only.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "f2/errors.h"
+#include "f2/gc.h"
+#include "f2/geometry.h"
+#include "f2/resize.h"
+
+struct tail_scan {
+	struct f2_resize_plan *p;
+	uint32_t last_owner;
+	uint64_t runs;		/* runs of data blocks of one owner node */
+	char first_bad[F2_WHY_LEN + 80];
+};
+
+static int on_block(void *ctx, const struct f2_gc_block *b)
+{
+	struct tail_scan *s = ctx;
+
+	if (b->owner == F2_GC_ALIVE) {
+		if (b->is_node) {
+			s->p->move_node++;
+		} else {
+			s->p->move_data++;
+			if (b->nid != s->last_owner)
+				s->runs++;
+			s->last_owner = b->nid;
+		}
+		return 0;
+	}
+	if (b->owner == F2_GC_STALE)
+		s->p->stale++;
+	else
+		s->p->bad++;
+	if (!s->first_bad[0])
+		snprintf(s->first_bad, sizeof(s->first_bad), "block %llu: %s",
+			 (unsigned long long)b->blkaddr, b->why);
+	return 0;
+}
+
+/* The sections past the new end: owners of their blocks, and room below. */
+static int plan_tail(struct f2_fs *fs, struct f2_resize_plan *p, char *why, size_t len)
+{
+	struct tail_scan s = { .p = p };
+	struct f2_gc_map m;
+	uint64_t bps, need;
+	int err = f2_gc_map_build(fs, &m);
+
+	if (err)
+		return f2_why(why, len, err, "reading the SIT: %s", fs->why);
+	bps = m.blocks_per_sec;
+	for (uint32_t sec = 0; sec < m.nsecs && !err; sec++) {
+		const struct f2_gc_sec *g = &m.secs[sec];
+
+		if (sec < p->new_secs) {
+			p->free_head_secs += g->state == F2_GC_SEC_FREE;
+			continue;
+		}
+		if (g->valid)
+			p->tail_secs_used++;
+		if (g->valid)
+			err = f2_gc_section_blocks(fs, &m, sec, on_block, &s);
+	}
+	for (int t = 0; t < F2_NR_CURSEG; t++)
+		if (fs->curseg[t].segno != F2_NULL_SEGNO &&
+		    fs->curseg[t].segno / m.segs_per_sec >= p->new_secs)
+			p->tail_cursegs++;
+	f2_gc_map_free(&m);
+	if (err)
+		return f2_why(why, len, err, "checking the owners past the new end: %s", fs->why);
+	if (p->stale || p->bad)
+		return f2_why(why, len, F2_ECORRUPT, "%llu valid block(s) past the new end whose "
+			      "owner does not point at them (first: %s): run fsck.f2fs first",
+			      (unsigned long long)(p->stale + p->bad), s.first_bad);
+	/* moved blocks, the owner nodes they dirty (each run's, at most),
+	 * and one section for each log that takes a new one there */
+	need = p->move_data + p->move_node + 2 * s.runs;
+	p->need_secs = (uint32_t)((need + bps - 1) / bps);
+	if (need || p->tail_cursegs)
+		p->need_secs += F2_NR_CURSEG;
+	if (p->need_secs > p->free_head_secs)
+		return f2_why(why, len, F2_ENOSPC, "moving %llu block(s) past the new end needs "
+			      "%u free sections below it, %u are free (gc.f2fs frees more)",
+			      (unsigned long long)(p->move_data + p->move_node), p->need_secs,
+			      p->free_head_secs);
+	return 0;
+}
+
+int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_resize_plan *p,
+		   char *why, size_t len)
+{
+	const struct f2_super *sb = &fs->sb;
+	uint32_t sps = f2_le32(sb->segs_per_sec), spz, meta;
+	uint64_t avail, cap_sit, cap_ssa, max_main, new_main;
+	const char *rwhy = NULL;
+	struct f2_reserve r;
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	if (!fs->cp)
+		return f2_why(why, len, F2_ENOCP, "no checkpoint loaded");
+	if (fs->features & F2_FEAT_BLKZONED)
+		return f2_why(why, len, F2_EUNSUPP, "zoned volumes (blkzoned) are not resized");
+	if (fs->ndevs > 1)
+		return f2_why(why, len, F2_EUNSUPP, "multi-device volumes (%u devices) are not "
+			      "resized", fs->ndevs);
+	if (fs->features & F2_FEAT_RO)
+		return f2_why(why, len, F2_EUNSUPP, "read-only volumes (feature ro) are not resized");
+	spz = sps * f2_le32(sb->secs_per_zone);
+	if (!sps || !spz || spz > fs->main_segs || fs->main_blkaddr < fs->seg0_blkaddr ||
+	    (fs->main_blkaddr - fs->seg0_blkaddr) % F2_BLKS_PER_SEG)
+		return f2_why(why, len, F2_ECORRUPT, "superblock: segs_per_sec %u, zone %u "
+			      "segments, main area at %u", sps, spz, fs->main_blkaddr);
+	meta = (fs->main_blkaddr - fs->seg0_blkaddr) / F2_BLKS_PER_SEG;
+	p->old_blocks = fs->block_count;
+	p->old_main = fs->main_segs;
+	p->old_secs = fs->main_segs / sps;
+	p->valid_blocks = f2_le64(fs->cp->valid_block_count);
+
+	avail = o->target_blocks > fs->seg0_blkaddr ?
+		(o->target_blocks - fs->seg0_blkaddr) / F2_BLKS_PER_SEG : 0;
+	if (avail < meta + spz)
+		return f2_why(why, len, F2_ETOOSMALL, "%llu blocks leave no main area after the "
+			      "%u metadata segments", (unsigned long long)o->target_blocks, meta);
+	new_main = (avail - meta) / spz * spz;
+	/* one SIT entry and one SSA block per main segment */
+	cap_sit = (uint64_t)(f2_le32(sb->segment_count_sit) / 2) * F2_BLKS_PER_SEG *
+		  F2_SIT_ENTRIES_PER_BLOCK;
+	cap_ssa = (uint64_t)f2_le32(sb->segment_count_ssa) * F2_BLKS_PER_SEG;
+	max_main = (cap_sit < cap_ssa ? cap_sit : cap_ssa) / spz * spz;
+	/* block addresses are 32 bits */
+	if (max_main > (0xFFFFFFFFull - fs->seg0_blkaddr) / F2_BLKS_PER_SEG - meta)
+		max_main = ((0xFFFFFFFFull - fs->seg0_blkaddr) / F2_BLKS_PER_SEG - meta) / spz * spz;
+	p->max_main = (uint32_t)max_main;
+	if (new_main > max_main) {
+		uint64_t max_sectors = ((uint64_t)fs->seg0_blkaddr +
+					(uint64_t)(meta + max_main) * F2_BLKS_PER_SEG) * 8;
+
+		if (!o->safe)
+			return f2_why(why, len, F2_EUNSUPP, "%llu main segments need larger "
+				      "metadata areas: the SIT and SSA address %llu (%llu sectors); "
+				      "moving them is not implemented (-s grows to %llu sectors)",
+				      (unsigned long long)new_main, (unsigned long long)max_main,
+				      (unsigned long long)max_sectors,
+				      (unsigned long long)max_sectors);
+		new_main = max_main;
+		p->clamped = 1;
+	}
+	p->new_main = (uint32_t)new_main;
+	p->new_secs = p->new_main / sps;
+	p->new_segment_count = meta + p->new_main;
+	p->new_blocks = p->clamped ? (uint64_t)fs->seg0_blkaddr +
+			(uint64_t)p->new_segment_count * F2_BLKS_PER_SEG : o->target_blocks;
+	if (p->new_main == p->old_main) {
+		p->kind = F2_RESIZE_NONE;
+		return 0;
+	}
+	p->kind = p->new_main < p->old_main ? F2_RESIZE_SHRINK : F2_RESIZE_GROW;
+	err = f2_geometry_reserve(p->new_main, p->new_main, p->new_secs, o->overprovision, &r,
+				  &rwhy);
+	if (err)
+		return f2_why(why, len, err, "%u main segments: %s", p->new_main, rwhy);
+	p->ratio = r.ratio;
+	p->rsvd = r.reserved;
+	p->ovp = r.overprov;
+	p->user_blocks = (uint64_t)(p->new_main - r.overprov) * F2_BLKS_PER_SEG;
+	if (p->valid_blocks > p->user_blocks)
+		return f2_why(why, len, F2_ENOSPC, "%llu valid blocks do not fit: %u main segments "
+			      "leave users %llu blocks (%u overprovision segments, %u of them "
+			      "reserved)", (unsigned long long)p->valid_blocks, p->new_main,
+			      (unsigned long long)p->user_blocks, p->ovp, p->rsvd);
+	if (p->kind == F2_RESIZE_SHRINK)
+		return plan_tail(fs, p, why, len);
+	return 0;
+}
