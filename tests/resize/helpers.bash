@@ -31,3 +31,26 @@ both_fsck_clean() {
 	fi
 	ref_fsck_clean "$1"
 }
+
+# rs_between START OUT ARGS...: OUT is START resized by resize.f2fs ARGS
+# (recorded) up to the state between its two commits: a shrink stopped
+# before its first superblock write, a grow just after its last one (the
+# superblock written, not yet the checkpoint for the larger area).
+rs_between() {
+	local start=$1 out=$2 log k kind
+	shift 2
+	log=$out.log
+	cp --sparse=always "$start" "$out.run" || return 1
+	F2_IO_RECORD=$log "$RESIZE" --json "$@" "$out.run" >"$out.json" </dev/null || return 1
+	kind=$(jq -r .kind "$out.json")
+	"$F2REPLAY" list "$log" >"$out.list" || return 1
+	case $kind in
+	shrink)	k=$(awk '$2 == "write" && $3 == 1024 && $4 == 512 { print $1 - 1; exit }' "$out.list") ;;
+	grow)	k=$(awk '$2 == "write" && $3 == 5120 && $4 == 512 { k = $1 + 1 } END { print k }' "$out.list") ;;
+	*)	echo "rs_between: resize.f2fs did $kind" >&2; return 1 ;;
+	esac
+	[ -n "$k" ] || { echo "rs_between: no superblock write in the log" >&2; return 1; }
+	cp --sparse=always "$start" "$out" || return 1
+	"$F2REPLAY" apply "$log" "$out" "$k" || return 1
+	rm -f "$out.run" "$log"
+}

@@ -9,6 +9,12 @@
 # links, md5, xattrs) is the fixture's manifest, it fills the volume to
 # 90% (the grown ones: into the added segments), unmounts cleanly and
 # reads the new files back; afterwards both fscks find the images clean.
+# Two more images are the states between a resize's two commits
+# (rs_between): sect shrunk to 55% stopped before the superblock (the old
+# volume, its checkpoint written for the smaller one) and casefold grown
+# to 3x stopped before the last checkpoint (the new volume with the old
+# checkpoint): the kernel takes both as well, the sizes as their
+# superblocks say, and its own checkpoint leaves them clean.
 load ../lib/common
 load ../lib/kernel
 load ../lib/fixtures
@@ -20,6 +26,8 @@ shrunk|sect|55|-t SECTORS
 grown|casefold|300|
 small3|small|300|
 aged2|aged|200|
+mid_shrunk|sect|55|BETWEEN -t SECTORS
+mid_grown|casefold|300|BETWEEN
 "
 
 setup_file() {
@@ -39,9 +47,17 @@ setup_file() {
 		opts=${opts/SECTORS/$(sectors_at "$pct" "$size")}
 		echo "$fx" >"$dir/$name.fixture"
 		"$F2SB" "$dir/$name.img" | sed -n 's/^segment_count_main=//p' >"$dir/$name.oldmain"
-		# shellcheck disable=SC2086 # the options are a word list
-		"$RESIZE" --json $opts "$dir/$name.img" >"$dir/$name.json" 2>"$dir/$name.err" ||
-			echo "resize.f2fs failed: $(cat "$dir/$name.err")" >"$dir/$name.fail"
+		if [[ $opts == BETWEEN* ]]; then
+			mv "$dir/$name.img" "$dir/$name.start"
+			# shellcheck disable=SC2086 # the options are a word list
+			rs_between "$dir/$name.start" "$dir/$name.img" ${opts#BETWEEN} 2>"$dir/$name.err" ||
+				echo "rs_between failed: $(cat "$dir/$name.err")" >"$dir/$name.fail"
+			"$F2SB" "$dir/$name.img" | sed -n 's/^segment_count_main=//p' >"$dir/$name.sbmain"
+		else
+			# shellcheck disable=SC2086 # the options are a word list
+			"$RESIZE" --json $opts "$dir/$name.img" >"$dir/$name.json" 2>"$dir/$name.err" ||
+				echo "resize.f2fs failed: $(cat "$dir/$name.err")" >"$dir/$name.fail"
+		fi
 		echo "$name vd${letters:$i:1}" >>"$dir/disks"
 		disks+=("$dir/$name.img")
 		i=$((i + 1))
@@ -67,6 +83,7 @@ setup() {
 	local name
 	for name in $(names); do
 		[ ! -f "$BATS_FILE_TMPDIR/$name.fail" ] || { cat "$BATS_FILE_TMPDIR/$name.fail"; return 1; }
+		[[ $name == mid_* ]] && continue
 		[ "$(jq -r .error "$BATS_FILE_TMPDIR/$name.json")" = null ]
 	done
 	[ "$(jq -r .kind "$BATS_FILE_TMPDIR/shrunk.json")" = shrink ]
@@ -76,6 +93,18 @@ setup() {
 	done
 	grep -q '^DONE$' "$BATS_FILE_TMPDIR/report"
 	[ "$(cat "$BATS_FILE_TMPDIR/run/status")" -eq 0 ]
+}
+
+@test "resize kernel: the states between the two commits are the old and the new volume" {
+	local name
+	# as the superblock says: the shrink's is still the old size, the grow's the new
+	[ "$(cat "$BATS_FILE_TMPDIR/mid_shrunk.sbmain")" -eq "$(jq -r .old.main_segments "$BATS_FILE_TMPDIR/mid_shrunk.img.json")" ]
+	[ "$(cat "$BATS_FILE_TMPDIR/mid_grown.sbmain")" -eq "$(jq -r .new.main_segments "$BATS_FILE_TMPDIR/mid_grown.img.json")" ]
+	# the kernel's free space agrees: the shrink's state is larger than the shrunk volume
+	[ "$(report_of mid_shrunk | sed -n 's/^avail //p')" -gt "$(report_of shrunk | sed -n 's/^avail //p')" ]
+	for name in mid_shrunk mid_grown; do
+		report_of "$name" | grep -qx 'mount ok'
+	done
 }
 
 @test "resize kernel: no f2fs errors in dmesg" {
@@ -113,7 +142,7 @@ setup() {
 
 @test "resize kernel: the grown volumes hold the kernel's writes past the old end" {
 	local name old n
-	for name in grown small3 aged2; do
+	for name in grown small3 aged2 mid_grown; do
 		old=$(cat "$BATS_FILE_TMPDIR/$name.oldmain")
 		n=$("$DUMP" --json -s 0~-1 "$BATS_FILE_TMPDIR/$name.img" 2>/dev/null |
 			jq --argjson old "$old" '[.sit[] | select(.segno >= $old and .vblocks > 0)] | length')

@@ -67,7 +67,7 @@ shrink_check() {
 	[ "$(jq -r .move.blocks "$T/plan.json")" -gt 0 ]
 }
 
-@test "shrink a kernel-aged 512 MiB volume to 75% (partly valid segments)" {
+@test "shrink a kernel-aged 512 MiB volume to 75% (partly valid segments; nothing lives past the end)" {
 	shrink_check aged 75
 }
 
