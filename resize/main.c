@@ -140,6 +140,10 @@ int main(int argc, char **argv)
 		r = RS_EXIT_OK;
 		goto out;
 	}
+	/* the moves are the long part: say so on a terminal */
+	if (isatty(STDERR_FILENO) && plan.move_data + plan.move_node)
+		fprintf(stderr, "resize.f2fs: %s: moving %llu blocks past the new end...\n",
+			c.device, (unsigned long long)(plan.move_data + plan.move_node));
 	err = f2_resize_run(io, fs, &plan, &st, why, sizeof(why));
 	rs_report(stdout, &c, &plan, &st, err, why);
 	if (err) {
