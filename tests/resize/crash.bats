@@ -116,6 +116,17 @@ run_powercut() {
 	[ "$(grep -c ' flush ' "$POWERCUT_LIST")" -ge 6 ]
 }
 
+@test "shrink moving node blocks (every inode) back from past the end: every prefix checked" {
+	fixtures_require
+	require_prog "$DEFRAG"
+	fixture_copy casefold "$T/img"
+	nodes_to_the_end "$T/img"
+	rs_json "$T/img" -n -t "$(sectors_at 50 $((256 << 20)))"
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .move.node)" -gt 600 ]
+	OLD_MAIN=$(rsv .old.main_segments) NEW_MAIN=$(rsv .new.main_segments)
+	run_powercut "$T/img" -t "$(sectors_at 50 $((256 << 20)))"
+}
+
 @test "grow of a kernel-written 256 MiB volume to 3x: every state old or new" {
 	fixtures_require
 	fixture_copy casefold "$T/img"

@@ -54,3 +54,12 @@ rs_between() {
 	"$F2REPLAY" apply "$log" "$out" "$k" || return 1
 	rm -f "$out.run" "$log"
 }
+
+# nodes_to_the_end IMG: defrag.f2fs moves the first 5 segments of the main
+# area (the kernel's node logs: every inode of a fixture) to the right of
+# segment 110, so that a shrink has node blocks to move back
+nodes_to_the_end() {
+	local main
+	main=$(sb_field "$1" main_blkaddr)
+	"$DEFRAG" -s "$main" -l $((5 * 512)) -t $((main + 110 * 512)) "$1" >/dev/null
+}

@@ -67,6 +67,25 @@ shrink_check() {
 	[ "$(jq -r .move.blocks "$T/plan.json")" -gt 0 ]
 }
 
+@test "shrink with node blocks past the end (every inode, moved there by defrag.f2fs)" {
+	fixtures_require
+	require_prog "$DEFRAG"
+	fixture_copy casefold "$T/img"
+	nodes_to_the_end "$T/img"
+	"$F2WALK" "$T/img" >"$T/tree.before"
+	rs_json "$T/img" -n -t "$(sectors_at 50 $((256 << 20)))"
+	[ "$RS_STATUS" -eq 0 ]
+	[ "$(rsv .move.node)" -gt 600 ]
+	cp "$RS_JSON" "$T/plan.json"
+	rs_json "$T/img" -t "$(sectors_at 50 $((256 << 20)))"
+	[ "$RS_STATUS" -eq 0 ]
+	[ "$(rsv .moved.node)" -eq "$(jq -r .move.node "$T/plan.json")" ]
+	[ "$(rsv .moved.data)" -eq "$(jq -r .move.data "$T/plan.json")" ]
+	"$F2WALK" "$T/img" >"$T/tree.after"
+	diff "$T/tree.before" "$T/tree.after"
+	both_fsck_clean "$T/img"
+}
+
 @test "shrink a kernel-aged 512 MiB volume to 75% (partly valid segments; nothing lives past the end)" {
 	shrink_check aged 75
 }
