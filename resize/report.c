@@ -24,6 +24,13 @@ static void report_json(FILE *out, const struct rs_cmd *c, const struct f2_resiz
 		"\"user_block_count\":%llu}", (unsigned long long)p->new_blocks, p->new_main,
 		p->new_secs, p->new_segment_count, p->max_main, p->clamped ? "true" : "false",
 		p->ratio, p->rsvd, p->ovp, (unsigned long long)p->user_blocks);
+	fprintf(out, ",\"relocate\":");
+	if (p->relocate)
+		fprintf(out, "{\"shift_segments\":%u,\"segment0_blkaddr\":%u,\"segment_count_sit\":%u,"
+			"\"segment_count_nat\":%u,\"segment_count_ssa\":%u,\"cp_payload\":%u}",
+			p->shift, p->seg0, p->sit_segs, p->nat_segs, p->ssa_segs, p->cp_payload);
+	else
+		fprintf(out, "null");
 	fprintf(out, ",\"valid_blocks\":%llu", (unsigned long long)p->valid_blocks);
 	fprintf(out, ",\"move\":{\"data\":%llu,\"node\":%llu,\"blocks\":%llu,\"tail_sections_used\":%u,"
 		"\"tail_current_segments\":%u,\"free_sections_below\":%u,\"sections_needed\":%u}",
@@ -64,16 +71,23 @@ void rs_report(FILE *out, const struct rs_cmd *c, const struct f2_resize_plan *p
 	if (p->clamped)
 		fprintf(out, "  -s: stopped at the %u main segments the SIT and SSA address\n",
 			p->max_main);
+	if (p->relocate)
+		fprintf(out, "  new metadata areas at block %u (the first %u main segments): SIT %u, "
+			"NAT %u, SSA %u segments\n", p->seg0, p->shift, p->sit_segs, p->nat_segs,
+			p->ssa_segs);
 	if (p->ovp)
 		fprintf(out, "  overprovision %.2f%%: %u segments (%u reserved), user blocks %llu, "
 			"valid blocks %llu\n", p->ratio, p->ovp, p->rsvd,
 			(unsigned long long)p->user_blocks, (unsigned long long)p->valid_blocks);
-	if (p->kind == F2_RESIZE_SHRINK && (p->move_data || p->move_node || c->debug))
-		fprintf(out, "  past the new end: %llu blocks to move (%llu data, %llu node) from "
-			"%u sections; %u free sections below it, %u needed\n",
+	if ((p->kind == F2_RESIZE_SHRINK || p->relocate) &&
+	    (p->move_data || p->move_node || c->debug))
+		fprintf(out, "  %s: %llu blocks to move (%llu data, %llu node) from "
+			"%u sections; %u free sections %s, %u needed\n",
+			p->relocate ? "in the main area's first segments" : "past the new end",
 			(unsigned long long)(p->move_data + p->move_node),
 			(unsigned long long)p->move_data, (unsigned long long)p->move_node,
-			p->tail_secs_used, p->free_head_secs, p->need_secs);
+			p->tail_secs_used, p->free_head_secs, p->relocate ? "after them" : "below it",
+			p->need_secs);
 	if (st)
 		fprintf(out, "  moved %llu blocks (%llu data, %llu node), %llu node writes, %u "
 			"checkpoints\n", (unsigned long long)(st->data_moved + st->node_moved),

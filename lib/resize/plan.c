@@ -48,21 +48,26 @@ static int on_block(void *ctx, const struct f2_gc_block *b)
 	return 0;
 }
 
-/* The sections past the new end: owners of their blocks, and room below. */
-static int plan_tail(struct f2_fs *fs, struct f2_resize_plan *p, char *why, size_t len)
+/* The sections to empty (shrink: past the new end; relocation: the first
+ * p->shift segments): owners of their blocks, and room for them elsewhere
+ * (below the new end; after the emptied head). */
+static int plan_scan(struct f2_fs *fs, struct f2_resize_plan *p, char *why, size_t len)
 {
 	struct tail_scan s = { .p = p };
 	struct f2_gc_map m;
 	uint64_t bps, need;
+	uint32_t lo, hi;
 	int err = f2_gc_map_build(fs, &m);
 
 	if (err)
 		return f2_why(why, len, err, "reading the SIT: %s", fs->why);
 	bps = m.blocks_per_sec;
+	lo = p->relocate ? 0 : p->new_secs;
+	hi = p->relocate ? p->shift / m.segs_per_sec : m.nsecs;
 	for (uint32_t sec = 0; sec < m.nsecs && !err; sec++) {
 		const struct f2_gc_sec *g = &m.secs[sec];
 
-		if (sec < p->new_secs) {
+		if (sec < lo || sec >= hi) {
 			p->free_head_secs += g->state == F2_GC_SEC_FREE;
 			continue;
 		}
@@ -73,13 +78,15 @@ static int plan_tail(struct f2_fs *fs, struct f2_resize_plan *p, char *why, size
 	}
 	for (int t = 0; t < F2_NR_CURSEG; t++)
 		if (fs->curseg[t].segno != F2_NULL_SEGNO &&
-		    fs->curseg[t].segno / m.segs_per_sec >= p->new_secs)
+		    fs->curseg[t].segno / m.segs_per_sec >= lo &&
+		    fs->curseg[t].segno / m.segs_per_sec < hi)
 			p->tail_cursegs++;
 	f2_gc_map_free(&m);
 	if (err)
-		return f2_why(why, len, err, "checking the owners past the new end: %s", fs->why);
+		return f2_why(why, len, err, "checking the owners of the blocks to move: %s",
+			      fs->why);
 	if (p->stale || p->bad)
-		return f2_why(why, len, F2_ECORRUPT, "%llu valid block(s) past the new end whose "
+		return f2_why(why, len, F2_ECORRUPT, "%llu valid block(s) to move whose "
 			      "owner does not point at them (first: %s): run fsck.f2fs first",
 			      (unsigned long long)(p->stale + p->bad), s.first_bad);
 	/* moved blocks, the owner nodes they dirty (each run's, at most),
@@ -89,10 +96,68 @@ static int plan_tail(struct f2_fs *fs, struct f2_resize_plan *p, char *why, size
 	if (need || p->tail_cursegs)
 		p->need_secs += F2_NR_CURSEG;
 	if (p->need_secs > p->free_head_secs)
-		return f2_why(why, len, F2_ENOSPC, "moving %llu block(s) past the new end needs "
-			      "%u free sections below it, %u are free (gc.f2fs frees more)",
-			      (unsigned long long)(p->move_data + p->move_node), p->need_secs,
-			      p->free_head_secs);
+		return f2_why(why, len, F2_ENOSPC, "moving %llu block(s) %s needs %u free "
+			      "sections %s, %u are free (gc.f2fs frees more)",
+			      (unsigned long long)(p->move_data + p->move_node),
+			      p->relocate ? "out of the main area's start (room for the new "
+			      "metadata areas)" : "past the new end", p->need_secs,
+			      p->relocate ? "after them" : "below it", p->free_head_secs);
+	return 0;
+}
+
+/*
+ * The areas mkfs lays out for the new size (f2_geometry_compute), placed
+ * at the start of the main area: segment0 there, the checkpoint, SIT and
+ * NAT of mkfs's sizes, the SSA taking the rest of whole zones (as mkfs
+ * pads it); the main area follows.
+ */
+static int plan_relocate(struct f2_fs *fs, const struct f2_resize_opts *o,
+			 struct f2_resize_plan *p, uint32_t spz, char *why, size_t len)
+{
+	const struct f2_super *sb = &fs->sb;
+	struct f2_geom_params gp = { 0 };
+	const char *gwhy = NULL;
+	uint64_t meta, main_start, new_main;
+	struct f2_geom g;
+	int err;
+
+	gp.sector_size = 1u << f2_le32(sb->log_sectorsize);
+	gp.ndevs = 1;
+	gp.devs[0].total_sectors = o->target_blocks << f2_le32(sb->log_sectors_per_block);
+	gp.segs_per_sec = f2_le32(sb->segs_per_sec);
+	gp.secs_per_zone = f2_le32(sb->secs_per_zone);
+	gp.overprovision = o->overprovision;
+	gp.features = fs->features;
+	gp.large_nat_bitmap = !!(fs->cp_flags & F2_CP_LARGE_NAT_BITMAP);
+	err = f2_geometry_compute(&gp, &g, &gwhy);
+	if (err)
+		return f2_why(why, len, err, "laying out %llu blocks: %s",
+			      (unsigned long long)o->target_blocks, gwhy);
+	meta = (uint64_t)g.segment_count_ckpt + g.segment_count_sit + g.segment_count_nat +
+	       g.segment_count_ssa;
+	meta = (meta + spz - 1) / spz * spz;
+	main_start = fs->main_blkaddr + meta * F2_BLKS_PER_SEG;
+	if (meta >= fs->main_segs || o->target_blocks <= main_start)
+		return f2_why(why, len, F2_ETOOSMALL, "the new metadata areas (%llu segments) do "
+			      "not fit the main area", (unsigned long long)meta);
+	new_main = (o->target_blocks - main_start) / F2_BLKS_PER_SEG / spz * spz;
+	p->relocate = 1;
+	p->shift = (uint32_t)meta;
+	p->seg0 = fs->main_blkaddr;
+	p->sit_segs = g.segment_count_sit;
+	p->nat_segs = g.segment_count_nat;
+	p->ssa_segs = (uint32_t)meta - g.segment_count_ckpt - g.segment_count_sit -
+		      g.segment_count_nat;
+	p->cp_payload = g.cp_payload;
+	p->sit_bitmap_bytes = g.sit_bitmap_bytes;
+	p->nat_bitmap_bytes = g.nat_bitmap_bytes;
+	if (new_main <= fs->main_segs - meta || new_main > (uint64_t)p->ssa_segs * F2_BLKS_PER_SEG ||
+	    new_main > (uint64_t)p->sit_segs / 2 * F2_BLKS_PER_SEG * F2_SIT_ENTRIES_PER_BLOCK ||
+	    main_start + new_main * F2_BLKS_PER_SEG > 0xFFFFFFFFull)
+		return f2_why(why, len, F2_ETOOSMALL, "%llu blocks: %llu main segments after "
+			      "relocating the metadata areas (%u now)", (unsigned long long)
+			      o->target_blocks, (unsigned long long)new_main, fs->main_segs);
+	p->new_main = (uint32_t)new_main;
 	return 0;
 }
 
@@ -146,19 +211,20 @@ int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_r
 		uint64_t max_sectors = ((uint64_t)fs->seg0_blkaddr +
 					(uint64_t)(meta + max_main) * F2_BLKS_PER_SEG) * 8;
 
-		if (!o->safe)
-			return f2_why(why, len, F2_EUNSUPP, "%llu main segments need larger "
-				      "metadata areas: the SIT and SSA address %llu (%llu sectors); "
-				      "moving them is not implemented (-s grows to %llu sectors)",
-				      (unsigned long long)new_main, (unsigned long long)max_main,
-				      (unsigned long long)max_sectors,
-				      (unsigned long long)max_sectors);
-		new_main = max_main;
-		p->clamped = 1;
+		if (!o->safe) {
+			err = plan_relocate(fs, o, p, spz, why, len);
+			if (err)
+				return err;
+			new_main = p->new_main;
+		} else {
+			new_main = max_main;
+			p->clamped = 1;
+		}
+		(void)max_sectors;
 	}
 	p->new_main = (uint32_t)new_main;
 	p->new_secs = p->new_main / sps;
-	p->new_segment_count = meta + p->new_main;
+	p->new_segment_count = (p->relocate ? p->shift : meta) + p->new_main;
 	p->new_blocks = p->clamped ? (uint64_t)fs->seg0_blkaddr +
 			(uint64_t)p->new_segment_count * F2_BLKS_PER_SEG : o->target_blocks;
 	if (p->new_main == p->old_main) {
@@ -179,7 +245,7 @@ int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_r
 			      "leave users %llu blocks (%u overprovision segments, %u of them "
 			      "reserved)", (unsigned long long)p->valid_blocks, p->new_main,
 			      (unsigned long long)p->user_blocks, p->ovp, p->rsvd);
-	if (p->kind == F2_RESIZE_SHRINK)
-		return plan_tail(fs, p, why, len);
+	if (p->kind == F2_RESIZE_SHRINK || p->relocate)
+		return plan_scan(fs, p, why, len);
 	return 0;
 }

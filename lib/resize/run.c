@@ -26,6 +26,7 @@
 #include "f2/io.h"
 #include "f2/resize.h"
 #include "../engine/internal.h"
+#include "resize.h"
 
 void f2_resize_sb(const struct f2_fs *fs, const struct f2_resize_plan *p, struct f2_super *sb)
 {
@@ -60,7 +61,7 @@ int f2_resize_sb_commit(struct f2_io *io, struct f2_super *sb)
 	return err;
 }
 
-static void add_stats(struct f2_resize_stats *st, const struct f2_gc_move_stats *ms)
+void rs_add_stats(struct f2_resize_stats *st, const struct f2_gc_move_stats *ms)
 {
 	st->data_moved += ms->data_moved;
 	st->node_moved += ms->node_moved;
@@ -117,7 +118,7 @@ static int shrink(struct f2_io *io, struct f2_fs *fs, const struct f2_resize_pla
 	if (p->move_data || p->move_node || p->tail_cursegs) {
 		err = f2_gc_move_range(w, start, (uint64_t)(p->old_main - p->new_main) *
 				       F2_BLKS_PER_SEG, start - 1, 1, &ms);
-		add_stats(st, &ms);
+		rs_add_stats(st, &ms);
 		if (!err)
 			err = f2_gc_checkpoint(w);
 		if (err) {
@@ -236,6 +237,7 @@ int f2_resize_run(struct f2_io *io, struct f2_fs *fs, const struct f2_resize_pla
 		return 0;
 	if (fs->main_segs != p->old_main || !fs->cp)
 		return f2_why(why, len, F2_EBADOPT, "the plan was made for another volume");
-	return p->kind == F2_RESIZE_SHRINK ? shrink(io, fs, p, st, why, len) :
-					     grow(io, fs, p, st, why, len);
+	if (p->kind == F2_RESIZE_SHRINK)
+		return shrink(io, fs, p, st, why, len);
+	return p->relocate ? rs_relocate(io, fs, p, st, why, len) : grow(io, fs, p, st, why, len);
 }

@@ -12,11 +12,17 @@
  * or the new one (grow) with a checkpoint whose free_segment_count is
  * short: the kernel never reads that count, and fsck.f2fs only notes it.
  *
- * A new size must fit what the existing areas address: one SSA block and
- * one SIT entry per main segment.  Moving the areas (as mkfs would lay out
- * the larger volume) changes the SIT/NAT version bitmap sizes that the
- * checkpoint must match the superblock on, and the two cannot be
- * committed by one write; it is not done (F2_EUNSUPP, naming the limit).
+ * A grow past what the existing areas address (one SSA block and one SIT
+ * entry per main segment) relocates them: the areas mkfs would lay out
+ * for the new size are written, with a new checkpoint, into the first
+ * sections of the main area (emptied by the cleaner's range move and a
+ * checkpoint first), and the superblock, written last, names them: it
+ * then starts the volume there (segment0 moves up; the old areas become
+ * unused), so the new superblock and the new checkpoint come into effect
+ * together, while the old superblock still names the old checkpoint.
+ * Block addresses do not change; SIT entries and SSA blocks, relative to
+ * the main area, are renumbered in the copies.  With safe set the areas
+ * stay and the grow stops at what they address.
  */
 #ifndef F2_RESIZE_H
 #define F2_RESIZE_H
@@ -40,6 +46,11 @@ struct f2_resize_plan {
 	uint32_t new_segment_count;	/* all segments from segment0 */
 	uint32_t max_main;		/* main segments the SIT and SSA address */
 	int clamped;			/* safe grow stopped at max_main */
+	/* a grow that relocates the metadata areas (grow past max_main) */
+	int relocate;
+	uint32_t shift;			/* main segments that become metadata */
+	uint32_t seg0, sit_segs, nat_segs, ssa_segs;	/* the new areas */
+	uint32_t cp_payload, sit_bitmap_bytes, nat_bitmap_bytes;
 	double ratio;			/* overprovision percent for the new size */
 	uint32_t rsvd, ovp;		/* checkpoint counts for the new size */
 	uint64_t user_blocks;		/* user_block_count for the new size */
