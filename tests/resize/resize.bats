@@ -177,21 +177,83 @@ shrink_check() {
 	[ "$(sb_field "$T/mk.img" segment_count_ssa)" -ge "$(sb_field "$T/img" segment_count_ssa)" ]
 }
 
-@test "grow past what the areas address: refused without -s (image identical), clamped with -s" {
+@test "grow past what the areas address with -s: clamped to what they address" {
 	fixtures_require
 	fixture_copy basic "$T/img"
 	truncate -s 3G "$T/img"
-	md5sum <"$T/img" >"$T/md5.before"
-	run "$RESIZE" "$T/img"
-	[ "$status" -eq 8 ]
-	[[ $output == *"need larger metadata areas"*"the SIT and SSA address 512"*"-s grows to"* ]]
-	md5sum <"$T/img" | cmp - "$T/md5.before"
+	rs_json "$T/img" -n -s
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .new.clamped)" = true ] && [ "$(rsv .relocate)" = null ]
 	rs_json "$T/img" -s
 	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .new.clamped)" = true ]
 	[ "$(sb_field "$T/img" segment_count_main)" -eq "$(rsv .new.max_main_segments)" ]
 	[ "$(sb_field "$T/img" segment_count_ssa)" -eq 1 ]
 	[ "$(sb_field "$T/img" segment_count_main)" -eq 512 ]
+	[ "$(sb_field "$T/img" segment0_blkaddr)" -eq 512 ]
 	both_fsck_clean "$T/img"
+}
+
+@test "grow to 3x past what the areas address: mkfs's areas for 3 GiB, relocated; like the reference's sizes" {
+	fixtures_require
+	require_prog "$MKFS" "$REF_RESIZE"
+	fixture_copy basic "$T/img"
+	truncate -s 3G "$T/img"
+	cp --sparse=always "$T/img" "$T/ref.img"
+	old_main_blk=$(sb_field "$T/img" main_blkaddr)
+	"$F2WALK" "$T/img" >"$T/tree.before"
+	rs_json "$T/img" -n
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .kind)" = grow ]
+	[ "$(rsv .relocate.shift_segments)" -gt 0 ] && [ "$(rsv .move.blocks)" -gt 0 ]
+	cp "$RS_JSON" "$T/plan.json"
+	rs_json "$T/img"
+	[ "$RS_STATUS" -eq 0 ]
+	# -n predicted the blocks the run moved out of the first segments
+	[ "$(rsv .moved.data)" -eq "$(jq -r .move.data "$T/plan.json")" ]
+	[ "$(rsv .moved.node)" -eq "$(jq -r .move.node "$T/plan.json")" ]
+	"$F2WALK" "$T/img" >"$T/tree.after"
+	diff "$T/tree.before" "$T/tree.after"
+	both_fsck_clean "$T/img"
+	# segment0 is where the main area began; the areas follow
+	[ "$(sb_field "$T/img" segment0_blkaddr)" -eq "$old_main_blk" ]
+	[ "$(sb_field "$T/img" main_blkaddr)" -eq $((old_main_blk + $(rsv .relocate.shift_segments) * 512)) ]
+	# Our mkfs for 3 GiB: the same SIT, NAT and SSA sizes, checkpoint
+	# payload and sections; its areas start at block 512, ours where the
+	# main area began (the old areas, before it, are unused), so our main
+	# area is shorter by the old metadata segments.
+	make_image "$T/mk.img" 3G
+	run_mkfs "$MKFS" -f -q "$T/mk.img"
+	for f in segment_count_sit segment_count_nat segment_count_ssa cp_payload segs_per_sec block_count; do
+		[ "$(sb_field "$T/img" $f)" -eq "$(sb_field "$T/mk.img" $f)" ] || { echo "$f differs from mkfs"; return 1; }
+	done
+	[ $(( $(sb_field "$T/mk.img" segment_count_main) - $(sb_field "$T/img" segment_count_main) )) -eq \
+	  $(( (old_main_blk - 512) / 512 )) ]
+	# The reference resize.f2fs (not -s) rebuilds the areas in place from
+	# block 512 (moving main-area data, with no commit point that keeps
+	# the old volume): its area sizes are the same as ours and mkfs's;
+	# segment0, the area addresses and so the main area's size differ as
+	# above.  Both fscks pass its result (but the reference's note on the
+	# pack it leaves without a crc, as for -s).
+	"$REF_RESIZE" "$T/ref.img" </dev/null >"$T/ref.out" 2>&1 || { cat "$T/ref.out"; false; }
+	for f in segment_count_sit segment_count_nat segment_count_ssa cp_payload block_count; do
+		[ "$(sb_field "$T/img" $f)" -eq "$(sb_field "$T/ref.img" $f)" ] || { echo "$f differs from the reference"; return 1; }
+	done
+	[ "$(sb_field "$T/ref.img" segment_count_main)" -eq "$(sb_field "$T/mk.img" segment_count_main)" ]
+	"$FSCK" -n -f "$T/ref.img"
+	"$REF_FSCK" --dry-run "$T/ref.img" </dev/null >"$T/ref.fsck" 2>&1
+	! grep -q '\[Fail\]\|\[ASSERT\]' "$T/ref.fsck"
+}
+
+@test "relocating grow refused when the first segments' blocks find no room, image identical" {
+	require_prog "$MKFS" "$F2AGE"
+	make_image "$T/img" 128M
+	run_mkfs "$MKFS" -f -q "$T/img"
+	"$F2AGE" fill "$T/img" 90
+	truncate -s 8G "$T/img"
+	md5sum <"$T/img" >"$T/md5.before"
+	run "$RESIZE" "$T/img"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ $output == *"out of the main area's start"*"free sections after them"* ]]
+	md5sum <"$T/img" | cmp - "$T/md5.before"
 }
 
 @test "shrink then grow back: both fscks clean, the tree unchanged" {
