@@ -21,7 +21,9 @@
 # superblock holds).  The kernel never reads the count (it rebuilds its
 # free map from the SIT, and its next checkpoint stores the right one);
 # our fsck notes it (CNT_FREE_SEGS_SHORT, a warning); the reference fsck
-# fails its "free segment_count matched with CP" line.  That line, and
+# fails its "free segment_count matched with CP" line (a grow that
+# relocates the metadata areas has no such state: each superblock names
+# its own checkpoint).  That line, and
 # only when our fsck found the count short, is allowed; so is its note of
 # an invalid checkpoint crc (a torn pack, the other one in use).
 load ../lib/common
@@ -135,6 +137,19 @@ run_powercut() {
 	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .kind)" = grow ]
 	OLD_MAIN=$(rsv .old.main_segments) NEW_MAIN=$(rsv .new.main_segments)
 	run_powercut "$T/img"
+}
+
+@test "grow of a kernel-aged 512 MiB volume to 3x, the metadata areas relocated: every state old or new" {
+	fixtures_require
+	fixture_copy aged "$T/img"
+	truncate -s 1536M "$T/img"
+	rs_json "$T/img" -n
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .relocate.shift_segments)" -gt 0 ]
+	[ "$(rsv .move.blocks)" -gt 1000 ]
+	OLD_MAIN=$(rsv .old.main_segments) NEW_MAIN=$(rsv .new.main_segments)
+	run_powercut "$T/img"
+	# each superblock names its own checkpoint: no state between two commits
+	[ "$(sb_field "$POWERCUT_FINAL" segment0_blkaddr)" -gt 512 ]
 }
 
 @test "shrink of an engine-aged volume: every prefix checked" {
