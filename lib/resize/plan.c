@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * resize/plan.c - what resizing a volume to a new size means: the new
- * main area (whole zones, within what the SIT and SSA address), the GC
+ * main area (whole zones, within what the SIT and SSA address, or past
+ * that with the areas mkfs lays out for the new size, relocated), the GC
  * reserve and overprovision mkfs gives it (f2_geometry_reserve), whether
- * the data fits, and for a shrink every valid block past the new end with
- * its owner checked (the blocks a run will move) and the free sections
- * below the new end that must take them.  Reads only.
+ * the data fits, and every valid block that must move (past a new end, or
+ * out of the segments a relocation takes) with its owner checked: the
+ * blocks a run will move, and the free sections that must take them.
+ * Reads only.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -208,9 +210,6 @@ int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_r
 		max_main = ((0xFFFFFFFFull - fs->seg0_blkaddr) / F2_BLKS_PER_SEG - meta) / spz * spz;
 	p->max_main = (uint32_t)max_main;
 	if (new_main > max_main) {
-		uint64_t max_sectors = ((uint64_t)fs->seg0_blkaddr +
-					(uint64_t)(meta + max_main) * F2_BLKS_PER_SEG) * 8;
-
 		if (!o->safe) {
 			err = plan_relocate(fs, o, p, spz, why, len);
 			if (err)
@@ -220,7 +219,6 @@ int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_r
 			new_main = max_main;
 			p->clamped = 1;
 		}
-		(void)max_sectors;
 	}
 	p->new_main = (uint32_t)new_main;
 	p->new_secs = p->new_main / sps;
