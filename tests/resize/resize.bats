@@ -195,6 +195,7 @@ shrink_check() {
 @test "grow to 3x past what the areas address: mkfs's areas for 3 GiB, relocated; like the reference's sizes" {
 	fixtures_require
 	require_prog "$MKFS" "$REF_RESIZE"
+	local old_main_blk f
 	fixture_copy basic "$T/img"
 	truncate -s 3G "$T/img"
 	cp --sparse=always "$T/img" "$T/ref.img"
@@ -264,6 +265,27 @@ shrink_check() {
 	rs_json "$T/img"
 	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .kind)" = grow ]
 	[ "$(sb_field "$T/img" segment_count_main)" -eq 496 ]
+	"$F2WALK" "$T/img" >"$T/tree.after"
+	diff "$T/tree.before" "$T/tree.after"
+	both_fsck_clean "$T/img"
+}
+
+@test "grow twice (the areas relocated twice), then shrink to 2 GiB: clean, the tree unchanged" {
+	fixtures_require
+	local seg0
+	fixture_copy basic "$T/img"
+	"$F2WALK" "$T/img" >"$T/tree.before"
+	truncate -s 3G "$T/img"
+	rs_json "$T/img"
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .relocate.shift_segments)" -gt 0 ]
+	seg0=$(sb_field "$T/img" segment0_blkaddr)
+	truncate -s 12G "$T/img"
+	rs_json "$T/img"
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .relocate.segment0_blkaddr)" -gt "$seg0" ]
+	both_fsck_clean "$T/img"
+	rs_json "$T/img" -t $((2 << 21))
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .kind)" = shrink ]
+	[ "$(sb_field "$T/img" block_count)" -eq $((2 << 18)) ]
 	"$F2WALK" "$T/img" >"$T/tree.after"
 	diff "$T/tree.before" "$T/tree.after"
 	both_fsck_clean "$T/img"
