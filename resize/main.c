@@ -112,7 +112,19 @@ int main(int argc, char **argv)
 		return RS_EXIT_ERROR;
 	if (open_volume(&c, &io, &fs))
 		return RS_EXIT_ERROR;
+	/* the other devices of a multi-device volume */
+	for (uint32_t i = 1; i < fs->ndevs; i++)
+		if (busy(fs->devs[i].path)) {
+			r = RS_EXIT_ERROR;
+			goto out;
+		}
 	dev_sectors = fs->io->size / 512;
+	if (c.target_sectors > dev_sectors && fs->ndevs > 1) {
+		fprintf(stderr, "resize.f2fs: %s: growing a multi-device volume (%u devices) is not "
+			"supported; shrinking within its last device is\n", c.device, fs->ndevs);
+		r = RS_EXIT_ERROR;
+		goto out;
+	}
 	if (c.target_sectors > dev_sectors) {
 		fprintf(stderr, "resize.f2fs: %s: target %llu sectors is beyond its end (%llu "
 			"sectors)\n", c.device, (unsigned long long)c.target_sectors,

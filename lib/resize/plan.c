@@ -163,6 +163,26 @@ static int plan_relocate(struct f2_fs *fs, const struct f2_resize_opts *o,
 	return 0;
 }
 
+/* A multi-device volume shrinks only within its last device (it loses
+ * the cut segments); growing would need the devices' new sizes. */
+static int plan_multi(struct f2_fs *fs, struct f2_resize_plan *p, uint64_t new_main,
+		      char *why, size_t len)
+{
+	const struct f2_fs_dev *last = &fs->devs[fs->ndevs - 1];
+	uint64_t end = fs->main_blkaddr + new_main * F2_BLKS_PER_SEG;
+	uint32_t segs = f2_le32(fs->sb.devs[fs->ndevs - 1].total_segments);
+
+	if (new_main > p->old_main)
+		return f2_why(why, len, F2_EUNSUPP, "growing a multi-device volume (%u devices) "
+			      "is not supported; shrinking within its last device is", fs->ndevs);
+	if (end <= last->start_blk || p->old_main - new_main >= segs)
+		return f2_why(why, len, F2_EUNSUPP, "multi-device volume: the new end (block "
+			      "%llu) must lie in its last device %s, which starts at block %llu",
+			      (unsigned long long)end, last->path,
+			      (unsigned long long)last->start_blk);
+	return 0;
+}
+
 int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_resize_plan *p,
 		   char *why, size_t len)
 {
@@ -178,9 +198,6 @@ int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_r
 		return f2_why(why, len, F2_ENOCP, "no checkpoint loaded");
 	if (fs->features & F2_FEAT_BLKZONED)
 		return f2_why(why, len, F2_EUNSUPP, "zoned volumes (blkzoned) are not resized");
-	if (fs->ndevs > 1)
-		return f2_why(why, len, F2_EUNSUPP, "multi-device volumes (%u devices) are not "
-			      "resized", fs->ndevs);
 	if (fs->features & F2_FEAT_RO)
 		return f2_why(why, len, F2_EUNSUPP, "read-only volumes (feature ro) are not resized");
 	spz = sps * f2_le32(sb->secs_per_zone);
@@ -220,11 +237,20 @@ int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_r
 			p->clamped = 1;
 		}
 	}
+	if (fs->ndevs > 1) {
+		err = plan_multi(fs, p, new_main, why, len);
+		if (err)
+			return err;
+	}
 	p->new_main = (uint32_t)new_main;
 	p->new_secs = p->new_main / sps;
 	p->new_segment_count = (p->relocate ? p->shift : meta) + p->new_main;
 	p->new_blocks = p->clamped ? (uint64_t)fs->seg0_blkaddr +
 			(uint64_t)p->new_segment_count * F2_BLKS_PER_SEG : o->target_blocks;
+	/* the devices of a multi-device volume sum up to block_count */
+	if (fs->ndevs > 1)
+		p->new_blocks = fs->block_count - (uint64_t)(p->old_main - p->new_main) *
+				F2_BLKS_PER_SEG;
 	if (p->new_main == p->old_main) {
 		p->kind = F2_RESIZE_NONE;
 		return 0;

@@ -92,7 +92,7 @@ resize_state_ok() {
 		diff <(echo "$POWERCUT_SUM") <(echo "$POWERCUT_GOT") | head -n 20
 		return 1
 	fi
-	ref_state_ok "$img"
+	[ -n "${SKIP_REF:-}" ] || ref_state_ok "$img"
 }
 
 # run_powercut IMG ARGS...: resize.f2fs ARGS @IMG under power cuts
@@ -162,4 +162,24 @@ run_powercut() {
 	OLD_MAIN=$(rsv .old.main_segments) NEW_MAIN=$(rsv .new.main_segments)
 	[ "$(rsv .move.blocks)" -gt 0 ]
 	run_powercut "$T/img" -t "$(sectors_at 60 $((128 << 20)))"
+}
+
+@test "shrink of a two-device volume within its last device: every prefix checked (our fsck)" {
+	# the reference fsck needs the devices at the paths the superblock
+	# names, which hold the state only in place: our fsck judges here,
+	# the host suite runs both on the result
+	require_prog "$MKFS" "$F2AGE"
+	make_image "$T/d0" 64M
+	make_image "$T/d1" 64M
+	run_mkfs "$MKFS" -f -q -c "$T/d1" "$T/d0"
+	"$F2AGE" fill "$T/d0" 60 2 >/dev/null
+	rs_json "$T/d0" -n -t $((100 << 11))
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .move.blocks)" -gt 0 ]
+	OLD_MAIN=$(rsv .old.main_segments) NEW_MAIN=$(rsv .new.main_segments)
+	SKIP_REF=1 POWERCUT_FSCK="$FSCK -n -f" \
+		powercut_run "$T/d0,$T/d1" resize_state_ok -- "$RESIZE" -t $((100 << 11)) @IMG >"$T/out" ||
+		{ cat "$T/out"; false; }
+	tail -n 1 "$T/out"
+	powercut_covered
+	head -c 8 "$POWERCUT_LOG" | grep -q F2IOLOG2
 }

@@ -303,15 +303,39 @@ shrink_check() {
 	md5sum <"$T/img" | cmp - "$T/md5.before"
 }
 
-@test "a multi-device volume is refused by name" {
-	require_prog "$MKFS"
+@test "a multi-device volume shrinks within its last device; below it, or growing, refused by name" {
+	local segs
+	require_prog "$MKFS" "$F2AGE"
 	make_image "$T/a" 64M
 	make_image "$T/b" 64M
 	run_mkfs "$MKFS" -f -q -c "$T/b" "$T/a"
+	"$F2AGE" fill "$T/a" 60 2 >/dev/null
+	"$F2WALK" "$T/a" >"$T/tree.before"
 	md5sum "$T/a" "$T/b" >"$T/md5.before"
-	run "$RESIZE" -n "$T/a"
+	# the new end in the first device: refused, nothing written
+	run "$RESIZE" -t $((50 << 11)) "$T/a"
 	[ "$status" -eq 8 ]
-	[[ $output == *"$T/a"*"multi-device volumes (2 devices) are not resized"* ]]
+	[[ $output == *"$T/a"*"must lie in its last device $T/b"* ]]
+	md5sum -c --quiet "$T/md5.before"
+	# within the second: blocks moved off its end, it loses the segments
+	rs_json "$T/a" -n -t $((100 << 11))
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .move.blocks)" -gt 0 ]
+	cp "$RS_JSON" "$T/plan.json"
+	segs=$(sb_field "$T/a" 'devs\[1\].total_segments')
+	rs_json "$T/a" -t $((100 << 11))
+	[ "$RS_STATUS" -eq 0 ]
+	[ "$(rsv .moved.blocks)" -eq "$(jq -r .move.blocks "$T/plan.json")" ]
+	[ "$(sb_field "$T/a" 'devs\[1\].total_segments')" -eq \
+	  $((segs - $(rsv .old.main_segments) + $(rsv .new.main_segments))) ]
+	[ "$(sb_field "$T/a" block_count)" -eq $((100 << 8)) ]
+	"$F2WALK" "$T/a" >"$T/tree.after"
+	diff "$T/tree.before" "$T/tree.after"
+	both_fsck_clean "$T/a"
+	# growing back is not supported
+	md5sum "$T/a" "$T/b" >"$T/md5.before"
+	run "$RESIZE" -t $((128 << 11)) "$T/a"
+	[ "$status" -eq 8 ]
+	[[ $output == *"growing a multi-device volume (2 devices) is not supported"* ]]
 	md5sum -c --quiet "$T/md5.before"
 }
 
