@@ -11,7 +11,7 @@
 load ../lib/common
 
 # build path (relative to F2_BUILD) of every tool that gets a page
-TOOLS="mkfs/mkfs.f2fs mkfs/sload.f2fs fsck/fsck.f2fs dump/dump.f2fs gc/gc.f2fs gc/defrag.f2fs tune/f2fslabel tune/tune.f2fs inject/inject.f2fs mount-helper/mount.f2fs"
+TOOLS="mkfs/mkfs.f2fs mkfs/sload.f2fs fsck/fsck.f2fs dump/dump.f2fs gc/gc.f2fs gc/defrag.f2fs resize/resize.f2fs tune/f2fslabel tune/tune.f2fs inject/inject.f2fs mount-helper/mount.f2fs"
 
 page_of() { echo "$F2_TOP/man/$(basename "$1").8"; }
 
@@ -110,6 +110,8 @@ setup() {
 @test "man: dump.f2fs.8 renders without warnings" { need_tool dump/dump.f2fs; check_render dump/dump.f2fs; }
 @test "man: gc.f2fs: every --help option is in gc.f2fs.8" { need_tool gc/gc.f2fs; check_options gc/gc.f2fs; }
 @test "man: gc.f2fs.8 renders without warnings" { need_tool gc/gc.f2fs; check_render gc/gc.f2fs; }
+@test "man: resize.f2fs: every --help option is in resize.f2fs.8" { need_tool resize/resize.f2fs; check_options resize/resize.f2fs; }
+@test "man: resize.f2fs.8 renders without warnings" { need_tool resize/resize.f2fs; check_render resize/resize.f2fs; }
 @test "man: defrag.f2fs: every --help option is in defrag.f2fs.8" { need_tool gc/defrag.f2fs; check_options gc/defrag.f2fs; }
 @test "man: defrag.f2fs.8 renders without warnings" { need_tool gc/defrag.f2fs; check_render gc/defrag.f2fs; }
 @test "man: f2fslabel: every --help option is in f2fslabel.8" { need_tool tune/f2fslabel; check_options tune/f2fslabel; }
