@@ -145,7 +145,7 @@ static void actual_after(const struct gc_cmd *c, const struct f2_gc_map *m2,
 
 /* Move the victims (*done of them: fewer when free space runs out); 0 or
  * GC_EXIT_ERROR (reported). */
-static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, const struct f2_gc_plan *p,
+static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, struct f2_gc_plan *p,
 		     struct f2_gc_move_stats *ms, uint32_t *done, uint64_t *resets)
 {
 	struct f2_engine *w = NULL;
@@ -156,6 +156,15 @@ static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, const struct f2_g
 	memset(ms, 0, sizeof(*ms));
 	if (r) {
 		fprintf(stderr, "gc.f2fs: %s: opening the write engine: %s\n", c->device, why);
+		return GC_EXIT_ERROR;
+	}
+	/* moved blocks never go into a victim, cleaned or still to come */
+	r = f2_engine_set_alloc(w, (enum f2_alloc_mode)c->alloc);
+	for (uint32_t k = 0; !r && k < p->nvictims; k++)
+		r = f2_engine_alloc_avoid(w, p->v[k].secno);
+	if (r) {
+		fprintf(stderr, "gc.f2fs: %s: --alloc: %s\n", c->device, f2_engine_why(w));
+		f2_engine_close(w);
 		return GC_EXIT_ERROR;
 	}
 	for (; !r && i < p->nvictims; i++) {
@@ -192,6 +201,15 @@ static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, const struct f2_g
 	if (c->progress && p->nvictims)
 		fputc('\n', stderr);
 	*resets = f2_engine_zones_reset(w);
+	{
+		struct f2_engine_stats ws;
+
+		f2_engine_stats(w, &ws);
+		p->ssr_segs = (uint32_t)ws.ssr_segs;
+		p->ssr_blocks = ws.ssr_blocks;
+		p->secs_filled = (uint32_t)((ws.new_segs + f2_le32(fs->sb.segs_per_sec) - 1) /
+					    f2_le32(fs->sb.segs_per_sec));
+	}
 	if (r) {
 		fprintf(stderr, "gc.f2fs: %s: cleaning section %u: %s; the volume keeps its last "
 			"checkpoint\n", c->device, i ? p->v[i - 1].secno : 0,

@@ -98,7 +98,10 @@ struct f2_gc_plan {
 	uint32_t free_before;		/* free sections now */
 	uint32_t free_after;		/* predicted: victims freed, minus the
 					 * sections the moved blocks fill */
-	uint32_t secs_filled;		/* ceil(blocks_moved / blocks_per_sec) */
+	uint32_t secs_filled;		/* free sections the logs take */
+	uint32_t ssr_segs;		/* partly valid segments that take moved
+					 * blocks (SSR) */
+	uint64_t ssr_blocks;		/* blocks written into them */
 	int reached;			/* the target is met after the plan */
 	uint32_t hist_before[F2_GC_HIST], hist_after[F2_GC_HIST];
 };
