@@ -153,6 +153,8 @@ int gc_parse(int argc, char **argv, struct gc_cmd *c)
 		fprintf(stderr, "gc.f2fs: unexpected argument '%s'\n", argv[optind]);
 		return -1;
 	}
+	c->target.alloc = c->alloc;	/* the plan predicts the run */
+	c->target.cp_every = c->cp_every;
 	if (c->no_owners && !c->dry_run) {
 		fprintf(stderr, "gc.f2fs: --no-owner-check only goes with -n\n");
 		return -1;
