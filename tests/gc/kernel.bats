@@ -17,7 +17,7 @@ load helpers
 CLEANINGS="
 greedy|-p greedy --target-free TARGET -c 16
 cb|-p cost-benefit -c 32
-ssr|-p greedy --alloc ssr -m 40 -c 8
+ssr|-p greedy --alloc ssr -m 20 -c 8
 "
 
 setup_file() {
@@ -38,6 +38,8 @@ setup_file() {
 		# shellcheck disable=SC2086 # the options are a word list
 		"$GC" --json --no-progress $opts "$dir/$name.img" >"$dir/$name.json" 2>"$dir/$name.err" ||
 			echo "gc.f2fs failed: $(cat "$dir/$name.err")" >"$dir/$name.fail"
+		"$DUMP" --json "$dir/$name.img" 2>/dev/null |
+			jq -r '.checkpoint["alloc_type[CURSEG_COLD_DATA]"]' >"$dir/$name.alloc"
 		# the sections free before the kernel runs
 		"$DUMP" --json -s 0~-1 "$dir/$name.img" 2>/dev/null |
 			jq -r '.sit[] | select(.vblocks == 0) | .segno' >"$dir/$name.free"
@@ -70,6 +72,9 @@ setup() {
 	# the ssr cleaning did write into partly valid segments
 	[ "$(jq -r .result.ssr_segments "$BATS_FILE_TMPDIR/ssr.json")" -ge 1 ]
 	[ "$(jq -r .result.ssr_blocks "$BATS_FILE_TMPDIR/ssr.json")" -ge 1 ]
+	# and its last checkpoint left the cold data log filling one (SSR) for
+	# the kernel to go on with (checked before the kernel ran)
+	[ "$(cat "$BATS_FILE_TMPDIR/ssr.alloc")" = 1 ]
 	grep -q '^DONE$' "$BATS_FILE_TMPDIR/report"
 	[ "$(cat "$BATS_FILE_TMPDIR/run/status")" -eq 0 ]
 }
