@@ -143,8 +143,26 @@ static void actual_after(const struct gc_cmd *c, const struct f2_gc_map *m2,
 							 m2->blocks_per_sec);
 }
 
-/* Move the victims (*done of them: fewer when free space runs out); 0 or
- * GC_EXIT_ERROR (reported). */
+/* The target is met by what the engine has committed. */
+static int engine_met(const struct gc_cmd *c, const struct f2_fs *fs, struct f2_engine *w)
+{
+	const struct f2_gc_target *t = &c->target;
+	struct f2_engine_stats ws;
+	uint64_t sps = f2_le32(fs->sb.segs_per_sec), nsecs = fs->main_segs / sps, used;
+
+	f2_engine_stats(w, &ws);
+	used = nsecs > ws.free_secs ? nsecs - ws.free_secs : 0;
+	if (t->free_secs && ws.free_secs < t->free_secs)
+		return 0;
+	if (t->util_set && used &&
+	    ws.valid_blocks * 100 < (uint64_t)t->util_pct * used * sps * F2_BLKS_PER_SEG)
+		return 0;
+	return 1;
+}
+
+/* Move the victims (*done of them: fewer when free space runs out; more
+ * when the target is not met after them, as long as candidates remain);
+ * 0 or GC_EXIT_ERROR (reported). */
 static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, struct f2_gc_plan *p,
 		     struct f2_gc_move_stats *ms, uint32_t *done, uint64_t *resets)
 {
@@ -193,6 +211,15 @@ static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, struct f2_gc_plan
 		if (!r && since_cp >= c->cp_every && i + 1 < p->nvictims) {
 			r = f2_gc_checkpoint(w);
 			since_cp = 0;
+		}
+		/* short of the target (the plan does not count the owner nodes
+		 * that moving data rewrites): the next candidate too */
+		if (!r && i + 1 == p->nvictims && p->nvictims < p->ncand &&
+		    (c->target.free_secs || c->target.util_set)) {
+			r = f2_gc_checkpoint(w);
+			since_cp = 0;
+			if (!r && !engine_met(c, fs, w))
+				r = f2_engine_alloc_avoid(w, p->v[p->nvictims++].secno);
 		}
 	}
 	*done = i;

@@ -51,6 +51,7 @@ void f2_engine_stats(const struct f2_engine *w, struct f2_engine_stats *st)
 	st->new_segs = w->new_segs;
 	st->ssr_segs = w->ssr_segs;
 	st->ssr_blocks = w->ssr_blocks;
+	st->free_secs = eng_free_secs(w);
 	st->segs_in_use_end = w->fs->main_segs;
 	while (st->segs_in_use_end && f2_test_bit_lsb(w->freemap, st->segs_in_use_end - 1))
 		st->segs_in_use_end--;

@@ -336,9 +336,13 @@ int f2_gc_predict(const struct f2_gc_map *m, const struct f2_gc_target *t,
 			else
 				data += m->seg_valid[seg];
 		}
-		place(&s, F2_CURSEG_COLD_DATA, data);
-		if (data)
+		/* the first block moved turns its owner node dirty after it
+		 * has its new address; need_SSR counts that node from then */
+		if (data) {
+			place(&s, F2_CURSEG_COLD_DATA, 1);
 			s.dirty = 1;
+			place(&s, F2_CURSEG_COLD_DATA, data - 1);
+		}
 		p->blocks_moved += sec->valid;
 		p->node_blocks_moved += sec->valid_node;
 		since++;

@@ -259,6 +259,13 @@ int f2_gc_plan(const struct f2_gc_map *m, const struct f2_gc_target *t, struct f
 	if (!err)
 		err = try_k(m, t, c, k, p, &done);
 out:
+	/* the rest of the candidates, for a run that falls short */
+	for (uint32_t i = done; i < nc; i++) {
+		p->v[i].secno = c[i].secno;
+		p->v[i].valid = m->secs[c[i].secno].valid;
+		p->v[i].cost = c[i].cost;
+	}
+	p->ncand = nc;
 	free(c);
 	if (err)
 		return err;

@@ -201,6 +201,7 @@ struct f2_engine_stats {
 	uint64_t new_segs;		/* free segments the logs took */
 	uint64_t ssr_segs;		/* partly valid segments the logs took (SSR) */
 	uint64_t ssr_blocks;		/* blocks written into them */
+	uint32_t free_secs;		/* sections whose segments are all free */
 };
 void f2_engine_stats(const struct f2_engine *w, struct f2_engine_stats *st);
 

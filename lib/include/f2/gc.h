@@ -109,7 +109,9 @@ struct f2_gc_victim {
 
 struct f2_gc_plan {
 	uint32_t nvictims;
-	struct f2_gc_victim *v;		/* in cleaning order */
+	struct f2_gc_victim *v;		/* in cleaning order: the victims, then
+					 * the other candidates (ncand in all) */
+	uint32_t ncand;
 	uint64_t blocks_moved;		/* valid blocks of the victims */
 	uint64_t node_blocks_moved;	/* of which node blocks */
 	uint32_t free_before;		/* free sections now */
