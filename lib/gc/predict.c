@@ -124,6 +124,8 @@ static uint32_t ssr_pick(struct sim *s, int t, uint32_t *valid)
 
 static int want_ssr(const struct sim *s)
 {
+	if (s->m->lfs_only)
+		return 0;
 	if (s->t->alloc == F2_ALLOC_SSR)
 		return 1;
 	if (s->t->alloc != F2_ALLOC_AUTO)
@@ -137,7 +139,7 @@ static void next_segment(struct sim *s, int t)
 	struct slog *l = &s->log[t];
 	uint32_t seg, valid;
 
-	if (!l->left_first && l->segno != F2_NULL_SEGNO) {
+	if (!l->left_first && l->segno < s->m->nsegs) {
 		l->left_first = 1;
 		s->late[s->nlate] = l->segno;
 		s->late_type[s->nlate] = t;
@@ -228,9 +230,9 @@ static int sim_init(struct sim *s, const struct f2_gc_map *m, const struct f2_gc
 		struct slog *l = &s->log[k];
 
 		l->segno = m->log[k].segno;
-		l->ssr = m->log[k].ssr && t->alloc != F2_ALLOC_LFS;
+		l->ssr = m->log[k].ssr && t->alloc != F2_ALLOC_LFS && !m->lfs_only;
 		if (m->log[k].ssr)
-			l->room = t->alloc == F2_ALLOC_LFS ? 0 : m->log[k].ssr_room;
+			l->room = l->ssr ? m->log[k].ssr_room : 0;
 		else
 			l->room = m->log[k].blkoff < F2_BLKS_PER_SEG ?
 				  F2_BLKS_PER_SEG - m->log[k].blkoff : 0;

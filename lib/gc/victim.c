@@ -35,6 +35,7 @@ int f2_gc_map_build(struct f2_fs *fs, struct f2_gc_map *m)
 	m->nsecs = fs->main_segs / sps;
 	m->nsegs = fs->main_segs;
 	m->rsvd_secs = f2_le32(fs->cp->rsvd_segment_count) / sps;
+	m->lfs_only = !!(fs->features & (F2_FEAT_BLKZONED | F2_FEAT_RO));
 	m->secs = calloc(m->nsecs ? m->nsecs : 1, sizeof(*m->secs));
 	m->seg_valid = calloc(m->nsegs + 1, sizeof(*m->seg_valid));
 	m->seg_type = calloc(m->nsegs + 1, 1);

@@ -67,6 +67,7 @@ struct f2_gc_map {
 	uint32_t nsegs, free_segs;	/* main segments; free ones (no valid
 					 * block, not current) */
 	uint32_t rsvd_secs;		/* the checkpoint's reserved sections */
+	uint8_t lfs_only;		/* zoned or read-only: never SSR */
 	uint16_t *seg_valid;		/* per segment: valid blocks */
 	uint8_t *seg_type;		/* per segment: SIT type */
 	struct f2_gc_log log[F2_NR_CURSEG];
