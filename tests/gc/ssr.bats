@@ -7,7 +7,9 @@
 # the same victims SSR leaves more free sections than LFS and moves the
 # same blocks; auto is LFS here (free sections above the kernel's
 # need_SSR threshold); the cleaned images are clean for both fscks and
-# hold every file as the kernel wrote it.
+# hold every file as the kernel wrote it.  On a volume of small files aged
+# by our engine a run short of its plan (owner nodes rewritten) takes
+# the next candidates, and exits 1 only when none is left.
 load ../lib/common
 load ../lib/kernel
 load ../lib/fixtures
@@ -109,4 +111,35 @@ predict_then_run() {
 	[ "$status" -eq 0 ]
 	[[ $output == *"alloc ssr"* ]]
 	[[ $output == *"partly valid segments (SSR)"* ]]
+}
+
+@test "ssr: a run short of its target goes on with the next candidates; exit 1 only when none is left" {
+	require_prog "$MKFS" "$F2AGE"
+	local img=$BATS_TEST_TMPDIR/age.img src=$BATS_TEST_TMPDIR/src.img free ndirty t st short=0
+	make_image "$src" 256M
+	run_mkfs "$MKFS" -f -q "$src"
+	"$F2AGE" fill "$src" 88 3
+	gc_json "$src"
+	free=$(jqv .before.free_sections)
+	ndirty=$(jqv .before.dirty_sections)
+	for t in $((free + 12)) $((free + 20)) $((free + 24)) $((free + 26)) $((free + 40)); do
+		cp --sparse=always "$src" "$img"
+		gc_json "$img" --alloc lfs -t "$t"
+		local planned=$(jqv '.victims | length')
+		st=0
+		"$GC" --json --no-progress --alloc lfs -t "$t" "$img" >"$img.json" 2>"$img.err" || st=$?
+		GC_JSON=$img.json
+		echo "target $t: planned $planned, cleaned $(jqv .result.sections_cleaned), free $(jqv .result.free_sections_after), exit $st"
+		if [ "$st" -eq 1 ]; then
+			[ "$(jqv .result.sections_cleaned)" -eq "$ndirty" ]
+		else
+			[ "$st" -eq 0 ]
+			[ "$(jqv .result.free_sections_after)" -ge "$t" ]
+		fi
+		[ "$(jqv .result.sections_cleaned)" -le "$planned" ] || short=1
+		"$F2AGE" check "$img" >/dev/null
+	done
+	# on this volume of small files (owner nodes rewritten, which the
+	# plan does not count) some run needed more than its plan
+	[ "$short" = 1 ]
 }
