@@ -195,7 +195,7 @@ static void place(struct sim *s, int t, uint64_t n)
 
 /* A checkpoint after victims [from, to): node blocks written back, full
  * logs rolled, the victims freed. */
-static void checkpoint(struct sim *s, const struct f2_gc_victim *v, uint32_t from, uint32_t to,
+static void checkpoint(struct sim *s, uint32_t from, uint32_t to,
 		       const uint64_t pend[F2_NR_CURSEG])
 {
 	for (int t = F2_CURSEG_HOT_NODE; t < F2_NR_CURSEG; t++)
@@ -203,7 +203,6 @@ static void checkpoint(struct sim *s, const struct f2_gc_victim *v, uint32_t fro
 	for (int t = 0; t < F2_NR_CURSEG; t++)
 		if (!s->log[t].room)
 			next_segment(s, t);
-	(void)v;
 	s->free_secs += to - from;
 	s->free_segs += (int64_t)(to - from) * s->m->segs_per_sec;
 	s->dirty = 0;
@@ -322,7 +321,7 @@ int f2_gc_predict(const struct f2_gc_map *m, const struct f2_gc_target *t,
 		uint64_t data = 0;
 
 		if (s.free_segs < (int64_t)need && since) {
-			checkpoint(&s, v, last_cp, i, pend);
+			checkpoint(&s, last_cp, i, pend);
 			memset(pend, 0, sizeof(pend));
 			last_cp = i;
 			since = 0;
@@ -349,14 +348,14 @@ int f2_gc_predict(const struct f2_gc_map *m, const struct f2_gc_target *t,
 		p->node_blocks_moved += sec->valid_node;
 		since++;
 		if (since >= every && i + 1 < n) {
-			checkpoint(&s, v, last_cp, i + 1, pend);
+			checkpoint(&s, last_cp, i + 1, pend);
 			memset(pend, 0, sizeof(pend));
 			last_cp = i + 1;
 			since = 0;
 		}
 	}
 	if (i)
-		checkpoint(&s, v, last_cp, i, pend);
+		checkpoint(&s, last_cp, i, pend);
 	p->free_after = s.free_secs < 0 ? 0 : (uint32_t)s.free_secs;
 	hist_after(&s, v, i);
 	if (done)
