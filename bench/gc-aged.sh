@@ -42,7 +42,9 @@
 # side), the segments left with no valid block, and how many of its
 # victims the kernel also chose.  Target: with the same victims at least
 # as many empty segments as the kernel and no more blocks moved.
-# BENCH_KGC=0 skips the boot.
+# BENCH_KGC=0 skips the boot.  BENCH_KGC_FILL=MIB first has the kernel
+# write a file of MIB MiB into a copy (one more boot), and both cleaners
+# start from that fuller volume (where the kernel's need_SSR may hold).
 #
 # Exit status: 0, 1 when a gc.f2fs run failed, a policy's median ratio
 # is below the speed target or the kernel comparison's target is not met,
@@ -192,6 +194,18 @@ kgc() {
 	cc -O2 -Wall -Wextra -o "$kdir/gcioctl" "$top/bench/guest/gcioctl.c" || return 1
 	kernel_add_binary "$kdir/gcioctl" || return 1
 	echo "$calls" >"$kdir/calls"
+	if [ -n "${BENCH_KGC_FILL:-}" ]; then
+		cp --sparse=always "$img" "$kdir/filled.img"
+		echo "$BENCH_KGC_FILL" >"$kdir/fill"
+		KERNEL_FILES="$kdir/fill:/guest/fill" KERNEL_RUN_DIR=$kdir/fillrun KERNEL_TIMEOUT=900 \
+			kernel_run "$top/bench/guest/kgc.sh" "$kdir/filled.img"
+		grep -qx 'kgc umount ok' "$KERNEL_OUT" || {
+			echo "kernel: the fill boot failed:"; tail -n 20 "$KERNEL_OUT"; return 1; }
+		img=$kdir/filled.img
+		echo "the volume: $BENCH_KGC_FILL MiB more written by the kernel first;" \
+			"$("$gc" -n --json --no-owner-check "$img" | jq -r '.before | "\(.free_sections) free, \(.dirty_sections) partly valid sections"')"
+		kernel_add_binary "$kdir/gcioctl" || return 1
+	fi
 	cp --sparse=always "$img" "$kdir/k.img"
 	sit_of "$img" >"$kdir/before"
 	KERNEL_FILES="$kdir/calls:/guest/calls" KERNEL_RUN_DIR=$kdir/run KERNEL_TIMEOUT=900 \
