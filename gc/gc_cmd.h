@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "f2/gc.h"
+#include "f2/engine.h"
 
 struct gc_cmd {
 	const char *device;
@@ -15,6 +16,7 @@ struct gc_cmd {
 	int progress;		/* -1 auto (stderr is a terminal), 0 off, 1 on */
 	int no_owners;		/* -n: skip the owner check of every block */
 	uint32_t cp_every;	/* sections between checkpoints of a real run */
+	int alloc;		/* enum f2_alloc_mode: where moved blocks go */
 };
 
 void gc_usage(FILE *out);

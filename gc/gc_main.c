@@ -143,9 +143,27 @@ static void actual_after(const struct gc_cmd *c, const struct f2_gc_map *m2,
 							 m2->blocks_per_sec);
 }
 
-/* Move the victims (*done of them: fewer when free space runs out); 0 or
- * GC_EXIT_ERROR (reported). */
-static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, const struct f2_gc_plan *p,
+/* The target is met by what the engine has committed. */
+static int engine_met(const struct gc_cmd *c, const struct f2_fs *fs, struct f2_engine *w)
+{
+	const struct f2_gc_target *t = &c->target;
+	struct f2_engine_stats ws;
+	uint64_t sps = f2_le32(fs->sb.segs_per_sec), nsecs = fs->main_segs / sps, used;
+
+	f2_engine_stats(w, &ws);
+	used = nsecs > ws.free_secs ? nsecs - ws.free_secs : 0;
+	if (t->free_secs && ws.free_secs < t->free_secs)
+		return 0;
+	if (t->util_set && used &&
+	    ws.valid_blocks * 100 < (uint64_t)t->util_pct * used * sps * F2_BLKS_PER_SEG)
+		return 0;
+	return 1;
+}
+
+/* Move the victims (*done of them: fewer when free space runs out; more
+ * when the target is not met after them, as long as candidates remain);
+ * 0 or GC_EXIT_ERROR (reported). */
+static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, struct f2_gc_plan *p,
 		     struct f2_gc_move_stats *ms, uint32_t *done, uint64_t *resets)
 {
 	struct f2_engine *w = NULL;
@@ -156,6 +174,15 @@ static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, const struct f2_g
 	memset(ms, 0, sizeof(*ms));
 	if (r) {
 		fprintf(stderr, "gc.f2fs: %s: opening the write engine: %s\n", c->device, why);
+		return GC_EXIT_ERROR;
+	}
+	/* moved blocks never go into a victim, cleaned or still to come */
+	r = f2_engine_set_alloc(w, (enum f2_alloc_mode)c->alloc);
+	for (uint32_t k = 0; !r && k < p->nvictims; k++)
+		r = f2_engine_alloc_avoid(w, p->v[k].secno);
+	if (r) {
+		fprintf(stderr, "gc.f2fs: %s: --alloc: %s\n", c->device, f2_engine_why(w));
+		f2_engine_close(w);
 		return GC_EXIT_ERROR;
 	}
 	for (; !r && i < p->nvictims; i++) {
@@ -185,6 +212,15 @@ static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, const struct f2_g
 			r = f2_gc_checkpoint(w);
 			since_cp = 0;
 		}
+		/* short of the target (the plan does not count the owner nodes
+		 * that moving data rewrites): the next candidate too */
+		if (!r && i + 1 == p->nvictims && p->nvictims < p->ncand &&
+		    (c->target.free_secs || c->target.util_set)) {
+			r = f2_gc_checkpoint(w);
+			since_cp = 0;
+			if (!r && !engine_met(c, fs, w))
+				r = f2_engine_alloc_avoid(w, p->v[p->nvictims++].secno);
+		}
 	}
 	*done = i;
 	if (!r)
@@ -192,6 +228,15 @@ static int run_moves(const struct gc_cmd *c, struct f2_fs *fs, const struct f2_g
 	if (c->progress && p->nvictims)
 		fputc('\n', stderr);
 	*resets = f2_engine_zones_reset(w);
+	{
+		struct f2_engine_stats ws;
+
+		f2_engine_stats(w, &ws);
+		p->ssr_segs = (uint32_t)ws.ssr_segs;
+		p->ssr_blocks = ws.ssr_blocks;
+		p->secs_filled = (uint32_t)((ws.new_segs + f2_le32(fs->sb.segs_per_sec) - 1) /
+					    f2_le32(fs->sb.segs_per_sec));
+	}
 	if (r) {
 		fprintf(stderr, "gc.f2fs: %s: cleaning section %u: %s; the volume keeps its last "
 			"checkpoint\n", c->device, i ? p->v[i - 1].secno : 0,

@@ -24,6 +24,9 @@ void gc_usage(FILE *out)
 "  -n, --dry-run             report victims, blocks to move, write amplification\n"
 "                            and the section histogram; write nothing\n"
 "      --no-owner-check      with -n: skip reading the owner of every block\n"
+"  -a, --alloc MODE          where moved blocks go: lfs (free segments), ssr\n"
+"                            (free slots of partly valid segments) or auto (ssr\n"
+"                            when the kernel's need_SSR rule says so; default)\n"
 "  -c, --checkpoint-every N  commit a checkpoint after every N sections (32)\n"
 "  -j, --json                the report as one JSON object on stdout\n"
 "  -v, --verbose             list every victim (text report)\n"
@@ -45,6 +48,7 @@ int gc_parse(int argc, char **argv, struct gc_cmd *c)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "no-owner-check", no_argument, NULL, O_NO_OWNERS },
 		{ "checkpoint-every", required_argument, NULL, 'c' },
+		{ "alloc", required_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "progress", no_argument, NULL, O_PROGRESS },
@@ -60,12 +64,14 @@ int gc_parse(int argc, char **argv, struct gc_cmd *c)
 	c->progress = -1;
 	c->cp_every = 32;
 	c->target.policy = F2_GC_GREEDY;
+	c->alloc = F2_ALLOC_AUTO;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":p:t:u:m:c:njvVh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":p:t:u:m:c:a:njvVh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'p':
 			if (!strcmp(optarg, "greedy")) {
 				c->target.policy = F2_GC_GREEDY;
+	c->alloc = F2_ALLOC_AUTO;
 			} else if (!strcmp(optarg, "cost-benefit") || !strcmp(optarg, "cb")) {
 				c->target.policy = F2_GC_COST_BENEFIT;
 			} else {
@@ -93,6 +99,19 @@ int gc_parse(int argc, char **argv, struct gc_cmd *c)
 		case 'c':
 			if (sup_opt_u32("gc.f2fs", optarg, "checkpoint interval", 1, &c->cp_every))
 				return -1;
+			break;
+		case 'a':
+			if (!strcmp(optarg, "lfs")) {
+				c->alloc = F2_ALLOC_LFS;
+			} else if (!strcmp(optarg, "ssr")) {
+				c->alloc = F2_ALLOC_SSR;
+			} else if (!strcmp(optarg, "auto")) {
+				c->alloc = F2_ALLOC_AUTO;
+			} else {
+				fprintf(stderr, "gc.f2fs: unknown allocation '%s' (lfs, ssr or auto)\n",
+					optarg);
+				return -1;
+			}
 			break;
 		case 'n':
 			c->dry_run = 1;
@@ -134,6 +153,8 @@ int gc_parse(int argc, char **argv, struct gc_cmd *c)
 		fprintf(stderr, "gc.f2fs: unexpected argument '%s'\n", argv[optind]);
 		return -1;
 	}
+	c->target.alloc = c->alloc;	/* the plan predicts the run */
+	c->target.cp_every = c->cp_every;
 	if (c->no_owners && !c->dry_run) {
 		fprintf(stderr, "gc.f2fs: --no-owner-check only goes with -n\n");
 		return -1;

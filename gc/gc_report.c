@@ -19,6 +19,11 @@ static const char *policy_name(enum f2_gc_policy p)
 	return p == F2_GC_COST_BENEFIT ? "cost-benefit" : "greedy";
 }
 
+static const char *alloc_name(int a)
+{
+	return a == F2_ALLOC_LFS ? "lfs" : a == F2_ALLOC_SSR ? "ssr" : "auto";
+}
+
 void gc_numbers(const struct f2_gc_map *m, const struct f2_gc_plan *p,
 		const struct gc_owner_stats *st, struct gc_numbers *n)
 {
@@ -57,8 +62,9 @@ void gc_report_text(FILE *out, const struct gc_cmd *c, const struct f2_fs *fs,
 
 	(void)fs;
 	gc_numbers(m, p, st, &n);
-	fprintf(out, "%s: %u sections of %u segment%s, policy %s%s\n", c->device, m->nsecs,
-		m->segs_per_sec, m->segs_per_sec == 1 ? "" : "s", policy_name(c->target.policy),
+	fprintf(out, "%s: %u sections of %u segment%s, policy %s, alloc %s%s\n", c->device,
+		m->nsecs, m->segs_per_sec, m->segs_per_sec == 1 ? "" : "s",
+		policy_name(c->target.policy), alloc_name(c->alloc),
 		c->dry_run ? " (dry run: nothing is written)" : "");
 	fprintf(out, "sections: %u free, %u partly valid, %u full, %u current; %llu valid blocks\n",
 		m->count[F2_GC_SEC_FREE], m->count[F2_GC_SEC_DIRTY], m->count[F2_GC_SEC_FULL],
@@ -99,6 +105,8 @@ void gc_report_text(FILE *out, const struct gc_cmd *c, const struct f2_fs *fs,
 		fprintf(out, "-\n");
 	else
 		fprintf(out, "%.3f\n", n.wa);
+	fprintf(out, "  moved blocks into %u free sections and %llu blocks of %u partly valid "
+		"segments (SSR)\n", p->secs_filled, (unsigned long long)p->ssr_blocks, p->ssr_segs);
 	fprintf(out, "  free sections %u -> %u (%s)\n", p->free_before, p->free_after,
 		p->reached ? "target reached" : "target not reachable");
 	fprintf(out, "section utilisation (sections without a current segment):\n  %-6s %8s %8s\n",
@@ -117,8 +125,8 @@ void gc_report_json(FILE *out, const struct gc_cmd *c, const struct f2_fs *fs,
 	gc_numbers(m, p, st, &n);
 	fprintf(out, "{\"device\":");
 	sup_json_cstr(out, c->device);
-	fprintf(out, ",\"policy\":\"%s\",\"dry_run\":%s", policy_name(c->target.policy),
-		c->dry_run ? "true" : "false");
+	fprintf(out, ",\"policy\":\"%s\",\"alloc\":\"%s\",\"dry_run\":%s",
+		policy_name(c->target.policy), alloc_name(c->alloc), c->dry_run ? "true" : "false");
 	fprintf(out, ",\"geometry\":{\"sections\":%u,\"segs_per_sec\":%u,\"blocks_per_section\":%u}",
 		m->nsecs, m->segs_per_sec, m->blocks_per_sec);
 	fprintf(out, ",\"target\":{\"free_sections\":");
@@ -174,8 +182,10 @@ void gc_report_json(FILE *out, const struct gc_cmd *c, const struct f2_fs *fs,
 	else
 		fprintf(out, "%.6f", n.wa);
 	fprintf(out, ",\"free_sections_before\":%u,\"free_sections_after\":%u,"
-		"\"sections_filled\":%u,\"target_reached\":%s}",
-		p->free_before, p->free_after, p->secs_filled, p->reached ? "true" : "false");
+		"\"sections_filled\":%u,\"ssr_segments\":%u,\"ssr_blocks\":%llu,"
+		"\"target_reached\":%s}",
+		p->free_before, p->free_after, p->secs_filled, p->ssr_segs,
+		(unsigned long long)p->ssr_blocks, p->reached ? "true" : "false");
 	fprintf(out, ",\"histogram\":{\"buckets\":[");
 	for (unsigned b = 0; b < F2_GC_HIST; b++)
 		fprintf(out, "%s\"%s\"", b ? "," : "", bucket_name[b]);

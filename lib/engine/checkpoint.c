@@ -48,6 +48,10 @@ void f2_engine_stats(const struct f2_engine *w, struct f2_engine_stats *st)
 	st->valid_inodes = w->valid_inodes;
 	st->free_segs = w->free_segs;
 	st->cp_ver = w->cp_ver;
+	st->new_segs = w->new_segs;
+	st->ssr_segs = w->ssr_segs;
+	st->ssr_blocks = w->ssr_blocks;
+	st->free_secs = eng_free_secs(w);
 	st->segs_in_use_end = w->fs->main_segs;
 	while (st->segs_in_use_end && f2_test_bit_lsb(w->freemap, st->segs_in_use_end - 1))
 		st->segs_in_use_end--;
@@ -87,6 +91,7 @@ void f2_engine_close(struct f2_engine *w)
 		f2_compressor_free(w->coder[a]);
 	free(w->cbuf);
 	eng_zones_free(w->zones);
+	eng_ssr_free(w->ssr);
 	free(w);
 }
 
@@ -241,7 +246,7 @@ int f2_engine_checkpoint(struct f2_engine *w)
 		f2_set_le16(cp->cur_node_blkoff[i], w->cur[F2_CURSEG_HOT_NODE + i].blkoff);
 	}
 	for (int i = 0; i < F2_NR_CURSEG; i++) {
-		cp->alloc_type[i] = F2_LFS;
+		cp->alloc_type[i] = w->cur[i].ssr ? F2_SSR : F2_LFS;
 		ci.sum[i] = &w->cur[i].sum;
 		ci.blkoff[i] = w->cur[i].blkoff;
 	}
@@ -266,5 +271,6 @@ int f2_engine_checkpoint(struct f2_engine *w)
 	w->cp_ver = ver;
 	w->cp_pack = pack;
 	w->ckpt_flags = flags;
+	eng_ssr_committed(w);
 	return 0;
 }

@@ -28,12 +28,16 @@ struct eng_sit {
 	uint8_t type;
 	uint8_t dirty, in_journal;
 	uint8_t map[F2_SIT_VBLOCK_MAP_SIZE];
+	uint8_t ckpt_map[F2_SIT_VBLOCK_MAP_SIZE];	/* valid at the last checkpoint:
+						 * never reused before the next */
+	uint16_t ckpt_vblocks;
 	uint64_t mtime;
 };
 
 struct eng_curseg {
 	uint32_t segno;
-	uint16_t blkoff;
+	uint16_t blkoff;	/* next block to write (SSR: the next free slot) */
+	uint8_t ssr;		/* filling the free slots of a partly valid segment */
 	struct f2_summary_block sum;
 };
 
@@ -106,6 +110,8 @@ struct f2_engine {
 	uint8_t *cbuf;
 
 	struct eng_place place;			/* where new sections come from */
+	struct eng_ssr *ssr;			/* SSR state (engine/ssr.c), or NULL: LFS */
+	uint64_t new_segs, ssr_segs, ssr_blocks;	/* allocation counters */
 	struct eng_zones *zones;			/* zoned devices (engine/zone.c), or NULL */
 };
 
@@ -155,6 +161,24 @@ int eng_seg_reopen(struct f2_engine *w, int t);
 void eng_release_prefree(struct f2_engine *w);
 /* Write the SIT changes (journal or other copy); fills the journal. */
 int eng_sit_flush(struct f2_engine *w, struct f2_journal *j);
+
+/* ---- engine/ssr.c: slack space recycling ---------------------------------- */
+/* When log t needs a segment: 1 if it should take a partly valid one
+ * (SSR; the mode, and in auto mode the driver's need_SSR rule), else 0. */
+int eng_ssr_wanted(struct f2_engine *w, int t);
+/* The partly valid segment log t takes (*segno), chosen as the driver's
+ * get_ssr_segment; 0 when there is none. */
+int eng_ssr_pick(struct f2_engine *w, int t, uint32_t *segno);
+/* The first slot at or after off of e that is free now and was free at
+ * the last checkpoint, or F2_BLKS_PER_SEG. */
+uint16_t eng_ssr_next_free(const struct eng_sit *e, uint32_t off);
+/* A checkpoint is on disk: what it holds is what SSR must not reuse. */
+void eng_ssr_committed(struct f2_engine *w);
+void eng_ssr_free(struct eng_ssr *s);
+/* Log t continues in partly valid segment segno (engine/seg.c). */
+int eng_seg_change(struct f2_engine *w, int t, uint32_t segno);
+/* Free sections now (a section is free when all its segments are). */
+uint32_t eng_free_secs(const struct f2_engine *w);
 
 /* ---- engine/zone.c: placement of new sections, zoned sections ------------- */
 /* The free section w->place asks for (w->place.on); F2_ENOSPC if none. */

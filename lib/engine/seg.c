@@ -3,8 +3,10 @@
  * engine/seg.c - the engine's segment manager: the free-segment bitmap (one
  * bit per main-area segment), the six current segments and their summary
  * blocks, section- and zone-aware choice of a new segment, block
- * allocation with SSA entries, SIT entries (valid maps, counts, mtime)
- * and their write-out to the SIT journal or the other SIT copy.
+ * allocation with SSA entries (into fresh segments, or into the free
+ * slots of a partly valid one when SSR is on: engine/ssr.c chooses it),
+ * SIT entries (valid maps, counts, mtime) and their write-out to the SIT
+ * journal or the other SIT copy.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -60,6 +62,8 @@ int eng_sit_entry(struct f2_engine *w, uint32_t segno, struct eng_sit **out)
 	e->type = si.type;
 	e->in_journal = (uint8_t)si.in_journal;
 	memcpy(e->map, si.valid_map, sizeof(e->map));
+	memcpy(e->ckpt_map, si.valid_map, sizeof(e->ckpt_map));
+	e->ckpt_vblocks = si.vblocks;
 	e->mtime = si.mtime;
 	err = f2_pmap_put(&w->sit, segno, e);
 	if (err) {
@@ -221,31 +225,47 @@ static int find_free_section(struct f2_engine *w, int t, uint32_t *out)
 	return eng_fail(w, F2_ENOSPC, "no free section for log %d", t);
 }
 
-/* Close log t's segment (its summary goes to the SSA) and open another:
- * the next one of its section if free, unless fresh asks a new section. */
-static int new_segment(struct f2_engine *w, int t, int fresh)
+/* Log t leaves its segment: its summary goes to the SSA, and the segment
+ * is tracked, so that eng_release_prefree frees it at the checkpoint when
+ * it holds no valid block (an SSR log left empty by mkfs or sload is
+ * abandoned at the first roll).  *next_free: the next segment of its
+ * section when that one is free. */
+static int close_log(struct f2_engine *w, int t, uint32_t *next_free)
 {
 	struct eng_curseg *c = &w->cur[t];
-	uint32_t next = F2_NULL_SEGNO, sec = 0;
 	struct eng_sit *e;
 	int err;
 
-	if (c->segno != F2_NULL_SEGNO) {
-		/* (a read-only volume has no SSA) */
-		err = (w->fs->features & F2_FEAT_RO) ? 0 :
-		      f2_io_write_block(w->fs->io, (uint64_t)w->fs->ssa_blkaddr + c->segno, &c->sum);
-		if (err)
-			return eng_fail(w, err, "segment %u: summary write failed", c->segno);
-		/* track the segment left, so that eng_release_prefree frees it
-		 * at the checkpoint when it holds no valid block (an SSR log
-		 * left empty by mkfs or sload is abandoned at the first roll) */
-		err = eng_sit_entry(w, c->segno, &e);
-		if (err)
-			return err;
-		if ((c->segno + 1) % w->segs_per_sec && c->segno + 1 < w->fs->main_segs &&
-		    is_free(w, c->segno + 1) && !fresh)
-			next = c->segno + 1;
-	}
+	*next_free = F2_NULL_SEGNO;
+	if (c->segno == F2_NULL_SEGNO)
+		return 0;
+	/* (a read-only volume has no SSA) */
+	err = (w->fs->features & F2_FEAT_RO) ? 0 :
+	      f2_io_write_block(w->fs->io, (uint64_t)w->fs->ssa_blkaddr + c->segno, &c->sum);
+	if (err)
+		return eng_fail(w, err, "segment %u: summary write failed", c->segno);
+	err = eng_sit_entry(w, c->segno, &e);
+	if (err)
+		return err;
+	if ((c->segno + 1) % w->segs_per_sec && c->segno + 1 < w->fs->main_segs &&
+	    is_free(w, c->segno + 1))
+		*next_free = c->segno + 1;
+	return 0;
+}
+
+/* Close log t's segment and open another: the next one of its section if
+ * free, unless fresh asks a new section. */
+static int new_segment(struct f2_engine *w, int t, int fresh)
+{
+	struct eng_curseg *c = &w->cur[t];
+	uint32_t next, sec = 0;
+	struct eng_sit *e;
+	int err = close_log(w, t, &next);
+
+	if (err)
+		return err;
+	if (fresh)
+		next = F2_NULL_SEGNO;
 	if (next == F2_NULL_SEGNO) {
 		err = find_free_section(w, t, &sec);
 		if (!err)
@@ -262,9 +282,65 @@ static int new_segment(struct f2_engine *w, int t, int fresh)
 	e->dirty = 1;
 	c->segno = next;
 	c->blkoff = 0;
+	c->ssr = 0;
+	w->new_segs++;
 	memset(&c->sum, 0, sizeof(c->sum));
 	c->sum.footer.entry_type = t >= F2_CURSEG_HOT_NODE ? F2_SUM_TYPE_NODE : F2_SUM_TYPE_DATA;
 	return 0;
+}
+
+int eng_seg_change(struct f2_engine *w, int t, uint32_t segno)
+{
+	struct eng_curseg *c = &w->cur[t];
+	uint8_t want = t >= F2_CURSEG_HOT_NODE ? F2_SUM_TYPE_NODE : F2_SUM_TYPE_DATA;
+	uint32_t unused;
+	struct eng_sit *e;
+	int err;
+
+	if (segno >= w->fs->main_segs || is_free(w, segno) || is_curseg(w, segno))
+		return eng_fail(w, F2_ERANGE, "segment %u cannot take log %d's writes", segno, t);
+	err = close_log(w, t, &unused);
+	if (!err)
+		err = eng_sit_entry(w, segno, &e);
+	if (err)
+		return err;
+	/* the entries of its valid blocks stay; new ones go in the free slots */
+	err = f2_fs_read_block(w->fs, (uint64_t)w->fs->ssa_blkaddr + segno, &c->sum);
+	if (err)
+		return eng_fail(w, err, "segment %u: summary: %s", segno, w->fs->why);
+	if (c->sum.footer.entry_type != want)
+		return eng_fail(w, F2_ECORRUPT, "segment %u: summary of type %u for log %d",
+			       segno, c->sum.footer.entry_type, t);
+	e->type = (uint8_t)t;
+	e->dirty = 1;
+	c->segno = segno;
+	c->ssr = 1;
+	c->blkoff = eng_ssr_next_free(e, 0);
+	w->ssr_segs++;
+	return 0;
+}
+
+uint32_t eng_free_secs(const struct f2_engine *w)
+{
+	uint32_t n = 0, nsec = w->fs->main_segs / w->segs_per_sec;
+
+	for (uint32_t sec = 0; sec < nsec; sec++)
+		n += (uint32_t)sec_free(w, sec);
+	return n;
+}
+
+/* Log t needs a segment: a partly valid one when SSR wants it and finds
+ * one, else a free one. */
+static int next_segment(struct f2_engine *w, int t)
+{
+	uint32_t segno;
+	int r = 0;
+
+	if (w->ssr && eng_ssr_wanted(w, t))
+		r = eng_ssr_pick(w, t, &segno);
+	if (r < 0)
+		return r;
+	return r ? eng_seg_change(w, t, segno) : new_segment(w, t, 0);
 }
 
 /* Give every log whose segment is full its next segment now, as the
@@ -274,7 +350,7 @@ int eng_seg_roll_full(struct f2_engine *w)
 {
 	for (int t = 0; t < F2_NR_CURSEG; t++)
 		if (w->cur[t].blkoff >= F2_BLKS_PER_SEG) {
-			int err = new_segment(w, t, 0);
+			int err = next_segment(w, t);
 
 			if (err)
 				return err;
@@ -306,15 +382,19 @@ int eng_alloc_block(struct f2_engine *w, int t, uint32_t nid, uint16_t ofs, uint
 		return eng_fail(w, F2_ENOSPC, "no free block: %llu of %llu user blocks valid",
 			       (unsigned long long)w->valid_blocks,
 			       (unsigned long long)w->user_blocks);
-	if (c->blkoff >= F2_BLKS_PER_SEG && (err = new_segment(w, t, 0)))
+	if (c->blkoff >= F2_BLKS_PER_SEG && (err = next_segment(w, t)))
 		return err;
 	err = eng_sit_entry(w, c->segno, &e);
 	if (err)
 		return err;
 	off = c->blkoff++;
-	if (f2_test_bit_msb(e->map, off))
+	if (f2_test_bit_msb(e->map, off) || (c->ssr && f2_test_bit_msb(e->ckpt_map, off)))
 		return eng_fail(w, F2_ECORRUPT, "segment %u block %u: allocated but valid",
 			       c->segno, off);
+	if (c->ssr) {
+		c->blkoff = eng_ssr_next_free(e, off + 1);
+		w->ssr_blocks++;
+	}
 	f2_set_bit_msb(e->map, off);
 	e->vblocks++;
 	e->type = (uint8_t)t;

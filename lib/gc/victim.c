@@ -7,12 +7,15 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "f2/bitmap.h"
 #include "f2/errors.h"
 #include "f2/gc.h"
 
 void f2_gc_map_free(struct f2_gc_map *m)
 {
 	free(m->secs);
+	free(m->seg_valid);
+	free(m->seg_type);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -30,9 +33,21 @@ int f2_gc_map_build(struct f2_fs *fs, struct f2_gc_map *m)
 	m->segs_per_sec = sps;
 	m->blocks_per_sec = sps * F2_BLKS_PER_SEG;
 	m->nsecs = fs->main_segs / sps;
+	m->nsegs = fs->main_segs;
+	m->rsvd_secs = f2_le32(fs->cp->rsvd_segment_count) / sps;
+	m->lfs_only = !!(fs->features & (F2_FEAT_BLKZONED | F2_FEAT_RO));
 	m->secs = calloc(m->nsecs ? m->nsecs : 1, sizeof(*m->secs));
-	if (!m->secs)
+	m->seg_valid = calloc(m->nsegs + 1, sizeof(*m->seg_valid));
+	m->seg_type = calloc(m->nsegs + 1, 1);
+	if (!m->secs || !m->seg_valid || !m->seg_type) {
+		f2_gc_map_free(m);
 		return -ENOMEM;
+	}
+	for (int t = 0; t < F2_NR_CURSEG; t++) {
+		m->log[t].segno = fs->curseg[t].segno;
+		m->log[t].blkoff = fs->curseg[t].blkoff;
+		m->log[t].ssr = fs->curseg[t].alloc_type == F2_SSR;
+	}
 	m->min_mtime = UINT64_MAX;
 	m->max_mtime = 0;
 	for (uint32_t sec = 0; sec < m->nsecs; sec++) {
@@ -58,8 +73,21 @@ int f2_gc_map_build(struct f2_fs *fs, struct f2_gc_map *m)
 			if (si.type >= F2_CURSEG_HOT_NODE)
 				s->valid_node += si.vblocks;
 			msum += si.mtime;
-			if (f2_curseg_of(fs, segno) >= 0)
+			m->seg_valid[segno] = (uint16_t)si.vblocks;
+			m->seg_type[segno] = si.type;
+			r = f2_curseg_of(fs, segno);
+			if (r >= 0)
 				current = 1;
+			else if (!si.vblocks)
+				m->free_segs++;
+			for (int t = 0; t < F2_NR_CURSEG; t++) {
+				struct f2_gc_log *l = &m->log[t];
+
+				if (l->segno != segno || !l->ssr)
+					continue;
+				for (uint32_t off = l->blkoff; off < F2_BLKS_PER_SEG; off++)
+					l->ssr_room += !f2_test_bit_msb(si.valid_map, off);
+			}
 		}
 		s->mtime = msum / sps;
 		if (s->mtime < m->min_mtime)
@@ -156,11 +184,34 @@ static int target_met(const struct f2_gc_map *m, const struct f2_gc_target *t,
 	return any;
 }
 
+/* Predict the first k candidates of c into p (victims filled); *done gets
+ * how many the run would clean. */
+static int try_k(const struct f2_gc_map *m, const struct f2_gc_target *t, const struct cand *c,
+		 uint32_t k, struct f2_gc_plan *p, uint32_t *done)
+{
+	for (uint32_t i = 0; i < k; i++) {
+		p->v[i].secno = c[i].secno;
+		p->v[i].valid = m->secs[c[i].secno].valid;
+		p->v[i].cost = c[i].cost;
+	}
+	p->nvictims = k;
+	if (!k) {
+		p->free_after = p->free_before;
+		p->secs_filled = p->ssr_segs = 0;
+		p->ssr_blocks = p->blocks_moved = p->node_blocks_moved = 0;
+		memcpy(p->hist_after, p->hist_before, sizeof(p->hist_after));
+		*done = 0;
+		return 0;
+	}
+	return f2_gc_predict(m, t, p->v, k, p, done);
+}
+
 int f2_gc_plan(const struct f2_gc_map *m, const struct f2_gc_target *t, struct f2_gc_plan *p)
 {
-	uint32_t nc = 0, bps = m->blocks_per_sec, free_now;
-	uint64_t moved = 0, moved_node = 0;
+	uint32_t nc = 0, bps = m->blocks_per_sec, kmax, k, done = 0;
+	uint64_t moved = 0;
 	struct cand *c;
+	int err;
 
 	memset(p, 0, sizeof(*p));
 	c = malloc((m->count[F2_GC_SEC_DIRTY] ? m->count[F2_GC_SEC_DIRTY] : 1) * sizeof(*c));
@@ -182,43 +233,46 @@ int f2_gc_plan(const struct f2_gc_map *m, const struct f2_gc_target *t, struct f
 		free(c);
 		return -ENOMEM;
 	}
-	free_now = p->free_before;
-	for (uint32_t i = 0; i < nc; i++) {
-		const struct f2_gc_sec *s = &m->secs[c[i].secno];
-
-		if (target_met(m, t, free_now))
-			break;
-		if (t->max_secs && p->nvictims >= t->max_secs)
-			break;
-		p->v[p->nvictims].secno = c[i].secno;
-		p->v[p->nvictims].valid = s->valid;
-		p->v[p->nvictims].cost = c[i].cost;
-		p->nvictims++;
-		moved += s->valid;
-		moved_node += s->valid_node;
-		free_now = p->free_before + p->nvictims - filled_secs(moved, bps);
+	kmax = t->max_secs && t->max_secs < nc ? t->max_secs : nc;
+	if (!t->free_secs && !t->util_set) {
+		/* every candidate (up to max_secs) */
+		err = try_k(m, t, c, kmax, p, &done);
+		goto out;
 	}
+	/* a first guess from packing the moved blocks into new sections,
+	 * then the prediction decides: the fewest victims that meet the
+	 * target, or all that may be taken */
+	for (k = 0; k < kmax && !target_met(m, t, (uint32_t)(p->free_before + k -
+						 filled_secs(moved, bps))); k++)
+		moved += m->secs[c[k].secno].valid;
+	err = try_k(m, t, c, k, p, &done);
+	while (!err && k < kmax && !target_met(m, t, p->free_after))
+		err = try_k(m, t, c, ++k, p, &done);
+	while (!err && k > 0) {
+		struct f2_gc_plan q = *p;
+
+		err = try_k(m, t, c, k - 1, &q, &done);
+		if (err || !target_met(m, t, q.free_after))
+			break;
+		*p = q;
+		k--;
+	}
+	if (!err)
+		err = try_k(m, t, c, k, p, &done);
+out:
+	/* the rest of the candidates, for a run that falls short */
+	for (uint32_t i = done; i < nc; i++) {
+		p->v[i].secno = c[i].secno;
+		p->v[i].valid = m->secs[c[i].secno].valid;
+		p->v[i].cost = c[i].cost;
+	}
+	p->ncand = nc;
 	free(c);
-	p->blocks_moved = moved;
-	p->node_blocks_moved = moved_node;
-	p->secs_filled = filled_secs(moved, bps);
-	p->free_after = free_now;
-	p->reached = target_met(m, t, free_now);
+	if (err)
+		return err;
+	p->nvictims = done;	/* the run stops where free space runs out */
+	p->reached = target_met(m, t, p->free_after);
 	if (!t->free_secs && !t->util_set)	/* "everything": met when no candidate is left */
 		p->reached = p->nvictims == nc;
-
-	memcpy(p->hist_after, p->hist_before, sizeof(p->hist_after));
-	for (uint32_t i = 0; i < p->nvictims; i++) {
-		p->hist_after[f2_gc_hist_bucket(p->v[i].valid, bps)]--;
-		p->hist_after[0]++;
-	}
-	if (moved) {
-		uint32_t full = (uint32_t)(moved / bps), rest = (uint32_t)(moved % bps);
-
-		p->hist_after[0] -= p->secs_filled;
-		p->hist_after[F2_GC_HIST - 1] += full;
-		if (rest)
-			p->hist_after[f2_gc_hist_bucket(rest, bps)]++;
-	}
 	return 0;
 }

@@ -7,7 +7,9 @@
 # 512- and 2048-byte writes, the volume opens with exactly the tree it had, every file's
 # content included (cleaning never changes the tree), and fsck -n -f finds
 # it consistent (a torn newer checkpoint pack allowed, see
-# tests/lib/powercut.bash).
+# tests/lib/powercut.bash).  The same with the moved blocks written into
+# the free slots of partly valid segments (--alloc ssr): a slot freed since
+# the last checkpoint is never reused before the next one.
 
 load ../lib/common
 load ../lib/powercut
@@ -35,4 +37,22 @@ setup() {
 	powercut_covered
 	# and the tree it shows is the one it started with
 	[ "$(powercut_summary "$POWERCUT_START")" = "$(powercut_summary "$POWERCUT_FINAL")" ]
+}
+
+@test "gc.f2fs --alloc ssr -m 2 -c 1: moved blocks in the free slots of partly valid segments, every state has the same files" {
+	make_image "$T/img" 64M
+	run_mkfs "$MKFS" -f -q "$T/img"
+	"$AGE" fill "$T/img" 60 2
+	# the run does write into partly valid segments (a copy, not recorded)
+	cp --sparse=always "$T/img" "$T/probe"
+	"$GC" --alloc ssr -m 2 -c 1 --json --no-progress "$T/probe" >"$T/probe.json"
+	[ "$(jq -r .result.ssr_blocks "$T/probe.json")" -ge 100 ]
+	POWERCUT_FSCK="$FSCK -n -f" \
+		powercut_run "$T/img" powercut_check_start_or_final -- "$GC" --alloc ssr -m 2 -c 1 --no-progress @IMG >"$T/out" ||
+		{ cat "$T/out"; false; }
+	tail -n 1 "$T/out"
+	[ "$(grep -c ' flush ' "$POWERCUT_LIST")" -ge 4 ]
+	powercut_covered
+	[ "$(powercut_summary "$POWERCUT_START")" = "$(powercut_summary "$POWERCUT_FINAL")" ]
+	"$AGE" check "$T/img"
 }

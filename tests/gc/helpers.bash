@@ -32,8 +32,14 @@ check_plan_consistent() {
 	[ "$(jqv '.histogram.before[0]')" -eq "$(jqv .before.free_sections)" ] || { echo "hist free before"; return 1; }
 	[ "$(jqv '.histogram.after[0]')" -eq "$(jqv .predicted.free_sections_after)" ] || { echo "hist free after"; return 1; }
 	free=$(jqv .before.free_sections)
-	fill=$(( (sum + $(jqv .geometry.blocks_per_section) - 1) / $(jqv .geometry.blocks_per_section) ))
+	# every victim freed, every section a log took no longer free
+	fill=$(jqv .predicted.sections_filled)
 	[ "$(jqv .predicted.free_sections_after)" -eq $((free + n - fill)) ] || { echo "free after"; return 1; }
+	# the logs take no more sections than the moved blocks fill, plus
+	# one per log rolled; SSR writes only blocks that were moved
+	[ "$fill" -le $(( (sum + $(jqv .geometry.blocks_per_section) - 1) / $(jqv .geometry.blocks_per_section) + 6 )) ] ||
+		{ echo "sections filled $fill"; return 1; }
+	[ "$(jqv .predicted.ssr_blocks)" -le "$sum" ] || { echo "ssr blocks"; return 1; }
 	# blocks are never written by a dry run's prediction beyond moved + nodes
 	[ "$(jqv .predicted.blocks_written)" -ge "$(jqv .predicted.blocks_moved)" ]
 }

@@ -1,7 +1,10 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# tests/gc/kernel.bats - the Linux 6.1 driver (QEMU, one boot) on aged
-# fixtures cleaned by gc.f2fs with each policy: it mounts them, every file
+# tests/gc/kernel.bats - the Linux driver (QEMU, one boot; F2_KERNEL=6.1
+# or 6.12) on aged fixtures cleaned by gc.f2fs with each policy, and with
+# the moved blocks written into the free slots of partly valid segments
+# (--alloc ssr, the checkpoint leaving the cold data log in SSR mode with
+# -c 8 putting checkpoints between the moves): it mounts them, every file
 # has the md5 it had before cleaning, it writes new files into the freed
 # space (some land in sections gc.f2fs freed), unmounts cleanly, reads
 # them back; afterwards both fscks find the images clean.
@@ -14,6 +17,7 @@ load helpers
 CLEANINGS="
 greedy|-p greedy --target-free TARGET -c 16
 cb|-p cost-benefit -c 32
+ssr|-p greedy --alloc ssr -m 20 -c 8
 "
 
 setup_file() {
@@ -34,6 +38,8 @@ setup_file() {
 		# shellcheck disable=SC2086 # the options are a word list
 		"$GC" --json --no-progress $opts "$dir/$name.img" >"$dir/$name.json" 2>"$dir/$name.err" ||
 			echo "gc.f2fs failed: $(cat "$dir/$name.err")" >"$dir/$name.fail"
+		"$DUMP" --json "$dir/$name.img" 2>/dev/null |
+			jq -r '.checkpoint["alloc_type[CURSEG_COLD_DATA]"]' >"$dir/$name.alloc"
 		# the sections free before the kernel runs
 		"$DUMP" --json -s 0~-1 "$dir/$name.img" 2>/dev/null |
 			jq -r '.sit[] | select(.vblocks == 0) | .segno' >"$dir/$name.free"
@@ -58,11 +64,17 @@ setup() {
 
 @test "gc kernel: both cleanings ran and the guest ran the whole script" {
 	local name
-	for name in greedy cb; do
+	for name in greedy cb ssr; do
 		[ ! -f "$BATS_FILE_TMPDIR/$name.fail" ] || { cat "$BATS_FILE_TMPDIR/$name.fail"; return 1; }
 		[ "$(jq -r .result.sections_cleaned "$BATS_FILE_TMPDIR/$name.json")" -ge 15 ]
 	done
 	[ "$(jq -r .result.free_sections_after "$BATS_FILE_TMPDIR/greedy.json")" -ge "$(cat "$BATS_FILE_TMPDIR/target")" ]
+	# the ssr cleaning did write into partly valid segments
+	[ "$(jq -r .result.ssr_segments "$BATS_FILE_TMPDIR/ssr.json")" -ge 1 ]
+	[ "$(jq -r .result.ssr_blocks "$BATS_FILE_TMPDIR/ssr.json")" -ge 1 ]
+	# and its last checkpoint left the cold data log filling one (SSR) for
+	# the kernel to go on with (checked before the kernel ran)
+	[ "$(cat "$BATS_FILE_TMPDIR/ssr.alloc")" = 1 ]
 	grep -q '^DONE$' "$BATS_FILE_TMPDIR/report"
 	[ "$(cat "$BATS_FILE_TMPDIR/run/status")" -eq 0 ]
 }
@@ -76,7 +88,7 @@ setup() {
 	want=$BATS_FILE_TMPDIR/want.md5
 	awk -F'\t' '$2 == "f" { print $8 "  " $1 }' "$F2_FIXTURES/aged.manifest" | LC_ALL=C sort >"$want"
 	[ -s "$want" ]
-	for name in greedy cb; do
+	for name in greedy cb ssr; do
 		report_of "$name" | grep -qx 'mount ok' || { echo "$name: no mount"; return 1; }
 		got=$BATS_FILE_TMPDIR/$name.got
 		report_of "$name" | sed -n 's/^md5 //p' | LC_ALL=C sort >"$got"
@@ -86,7 +98,7 @@ setup() {
 
 @test "gc kernel: new files written, unmounted cleanly, read back" {
 	local name
-	for name in greedy cb; do
+	for name in greedy cb ssr; do
 		report_of "$name" | grep -qx 'umount ok'
 		report_of "$name" | grep -qx 'final umount ok'
 		! report_of "$name" | grep -q 'failed' || false
@@ -97,7 +109,7 @@ setup() {
 
 @test "gc kernel: the kernel wrote into sections gc.f2fs freed" {
 	local name used hits
-	for name in greedy cb; do
+	for name in greedy cb ssr; do
 		used=$BATS_FILE_TMPDIR/$name.used
 		"$DUMP" --json -s 0~-1 "$BATS_FILE_TMPDIR/$name.img" 2>/dev/null |
 			jq -r '.sit[] | select(.vblocks > 0) | .segno' >"$used"
@@ -114,7 +126,7 @@ setup() {
 
 @test "gc kernel: after the kernel's writes both fscks find the images clean" {
 	local name
-	for name in greedy cb; do
+	for name in greedy cb ssr; do
 		ref_fsck_clean "$BATS_FILE_TMPDIR/$name.img"
 		"$FSCK" -f -n "$BATS_FILE_TMPDIR/$name.img"
 	done

@@ -166,12 +166,42 @@ int f2_engine_delete_inode(struct f2_engine *w, uint32_t ino);
  * anything, on a volume opened after the writer's checkpoint. */
 int f2_engine_quota_recount(struct f2_engine *w);
 
+/* ---- allocation: LFS or slack space recycling ------------------------------
+ * A log whose segment is full takes a new one.  LFS (the default): a free
+ * segment.  SSR: a partly valid segment, chosen as the Linux 6.1 driver's
+ * get_ssr_segment chooses (fewest blocks valid at the last checkpoint
+ * among the segments of the log's type, then of the other types of its
+ * class, coldest first for warm and cold logs; ties: the lower segment),
+ * then filled slot by slot.  A slot is used only if it is free now and
+ * was free at the last checkpoint, so a crash before the next checkpoint
+ * finds every block the last one references intact.  Never a segment of
+ * a section holding a current segment or marked with
+ * f2_engine_alloc_avoid(); with none left, a free segment.  AUTO: SSR
+ * when the driver's need_SSR holds (free sections <= dirty node sections
+ * + 2 x dirty dentry sections + 2 x reserved sections), else LFS.  Set the
+ * mode right after opening; a log the checkpoint left in SSR mode then
+ * goes on filling its segment (LFS: it takes a free one). */
+enum f2_alloc_mode {
+	F2_ALLOC_LFS = 0,
+	F2_ALLOC_SSR = 1,
+	F2_ALLOC_AUTO = 2,
+};
+/* F2_EUNSUPP for SSR on a zoned or read-only volume (the driver writes
+ * those log-structured only); AUTO there is LFS. */
+int f2_engine_set_alloc(struct f2_engine *w, enum f2_alloc_mode mode);
+/* Section secno never receives SSR writes (a victim being cleaned). */
+int f2_engine_alloc_avoid(struct f2_engine *w, uint32_t secno);
+
 /* ---- counters ------------------------------------------------------------ */
 struct f2_engine_stats {
 	uint64_t valid_blocks, user_blocks;
 	uint32_t valid_nodes, valid_inodes, free_segs;
 	uint32_t segs_in_use_end;	/* main segments up to the last one not free */
 	uint64_t cp_ver;
+	uint64_t new_segs;		/* free segments the logs took */
+	uint64_t ssr_segs;		/* partly valid segments the logs took (SSR) */
+	uint64_t ssr_blocks;		/* blocks written into them */
+	uint32_t free_secs;		/* sections whose segments are all free */
 };
 void f2_engine_stats(const struct f2_engine *w, struct f2_engine_stats *st);
 

@@ -49,12 +49,28 @@ struct f2_gc_sec {
 	uint8_t pad[7];
 };
 
+/* A log as the checkpoint left it. */
+struct f2_gc_log {
+	uint32_t segno;
+	uint16_t blkoff;
+	uint8_t ssr;		/* filling a partly valid segment (F2_SSR) */
+	uint16_t ssr_room;	/* its free slots at or after blkoff */
+};
+
 struct f2_gc_map {
 	uint32_t nsecs, segs_per_sec, blocks_per_sec;
 	uint64_t min_mtime, max_mtime;	/* cost-benefit age bounds */
 	uint32_t count[4];		/* sections in each enum f2_gc_sec_state */
 	uint64_t valid_blocks;		/* over the main area */
 	struct f2_gc_sec *secs;		/* nsecs records */
+	/* for the prediction of where moved blocks go (gc/predict.c) */
+	uint32_t nsegs, free_segs;	/* main segments; free ones (no valid
+					 * block, not current) */
+	uint32_t rsvd_secs;		/* the checkpoint's reserved sections */
+	uint8_t lfs_only;		/* zoned or read-only: never SSR */
+	uint16_t *seg_valid;		/* per segment: valid blocks */
+	uint8_t *seg_type;		/* per segment: SIT type */
+	struct f2_gc_log log[F2_NR_CURSEG];
 };
 
 /* Read the SIT of fs (opened with a checkpoint) into m. */
@@ -73,6 +89,8 @@ static inline uint32_t f2_gc_util(const struct f2_gc_map *m, uint32_t secno)
 /* What to clean for: any combination; with none set, every candidate. */
 struct f2_gc_target {
 	enum f2_gc_policy policy;
+	int alloc;		/* enum f2_alloc_mode (f2/engine.h) of the run */
+	uint32_t cp_every;	/* sections between the run's checkpoints (0: 32) */
 	uint32_t free_secs;	/* stop when this many sections are free (0: unset) */
 	int util_set;		/* stop when the used sections are util_pct full on average */
 	uint32_t util_pct;
@@ -92,27 +110,45 @@ struct f2_gc_victim {
 
 struct f2_gc_plan {
 	uint32_t nvictims;
-	struct f2_gc_victim *v;		/* in cleaning order */
+	struct f2_gc_victim *v;		/* in cleaning order: the victims, then
+					 * the other candidates (ncand in all) */
+	uint32_t ncand;
 	uint64_t blocks_moved;		/* valid blocks of the victims */
 	uint64_t node_blocks_moved;	/* of which node blocks */
 	uint32_t free_before;		/* free sections now */
 	uint32_t free_after;		/* predicted: victims freed, minus the
 					 * sections the moved blocks fill */
-	uint32_t secs_filled;		/* ceil(blocks_moved / blocks_per_sec) */
+	uint32_t secs_filled;		/* free sections the logs take */
+	uint32_t ssr_segs;		/* partly valid segments that take moved
+					 * blocks (SSR) */
+	uint64_t ssr_blocks;		/* blocks written into them */
 	int reached;			/* the target is met after the plan */
 	uint32_t hist_before[F2_GC_HIST], hist_after[F2_GC_HIST];
 };
 
 /*
- * Choose the victims for t: candidates in cost order, taken while the
- * target is not met (and max_secs allows).  The prediction assumes moved
- * blocks are packed into new sections (free_after = free_before + victims
- * - ceil(moved / blocks_per_sec)); a victim that gains nothing stops the
- * plan.  p is filled (free with f2_gc_plan_free); returns 0 or a negative
- * code (-ENOMEM).
+ * Choose the victims for t: the fewest candidates, in cost order, after
+ * which the predicted state meets the target (max_secs allows).  The
+ * prediction (f2_gc_predict) follows the run: data blocks go to the cold
+ * data log, node blocks to the node log of their segment's type, each log
+ * filling what is left of its segment, then taking a free section (LFS)
+ * or a partly valid segment that is no victim (SSR, chosen as the engine
+ * chooses), with the run's checkpoints in between, which free the victims
+ * cleaned so far and roll every full log.  p is filled (free with
+ * f2_gc_plan_free); returns 0 or a negative code (-ENOMEM).
  */
 int f2_gc_plan(const struct f2_gc_map *m, const struct f2_gc_target *t, struct f2_gc_plan *p);
 void f2_gc_plan_free(struct f2_gc_plan *p);
+/*
+ * Predict cleaning v[0..n) under t's allocation mode and checkpoint
+ * interval: fills p's free_after, secs_filled, ssr_segs, ssr_blocks,
+ * blocks_moved, node_blocks_moved and hist_after (v and nvictims are not
+ * touched); *done (may be NULL) gets the victims cleaned before free
+ * space ran out, as the run stops.  The owner nodes that moving data
+ * rewrites are not counted.  0 or -ENOMEM.
+ */
+int f2_gc_predict(const struct f2_gc_map *m, const struct f2_gc_target *t,
+		  const struct f2_gc_victim *v, uint32_t n, struct f2_gc_plan *p, uint32_t *done);
 /* Bucket of a utilisation (valid of blocks_per_sec) in the histogram. */
 unsigned f2_gc_hist_bucket(uint32_t valid, uint32_t blocks_per_sec);
 
