@@ -105,6 +105,17 @@ int f2_io_new_sparse(const char *path, uint64_t size, struct f2_io **out);
 int f2_io_is_sparse(const char *path);
 
 /*
+ * Overlay: a few blocks (at most 64) held in memory over dev, which stays
+ * the caller's (closing the overlay leaves it open).  Reads of held blocks
+ * come from memory.  While capturing (f2_io_overlay_capture(io, 1)) writes
+ * of whole blocks are held and never reach dev; otherwise writes reach
+ * dev and update any held copy.  The rescue (f2/rescue.h) opens a volume
+ * whose checkpoint is lost on a pack built this way.
+ */
+int f2_io_open_overlay(struct f2_io *dev, struct f2_io **out);
+void f2_io_overlay_capture(struct f2_io *io, int on);
+
+/*
  * What the tools call: opens path with the unix backend (the sparse one
  * for a regular file that starts with the sparse magic), then stacks a
  * recording backend if F2_IO_RECORD=logfile is set in the environment and a
