@@ -148,12 +148,18 @@ static int set_nat(struct f2_rescue *r, struct f2_engine *w, unsigned what, uint
 	struct nat_walk nw = { r, w, 0 };
 	int err = 0;
 
-	if (!(what & F2_RESCUE_NAT_FREE)) {
-		for (uint32_t nid = 0; nid <= F2_META_INO && !err; nid++)
+	/* nid 0 free, the node and meta inodes' entries as mkfs writes them
+	 * (only when wrong: the engine may journal them, which the reference
+	 * fsck refuses for these) */
+	for (uint32_t nid = 0; nid <= F2_META_INO && !err; nid++) {
+		struct f2_nat_info ni;
+
+		err = f2_nat_lookup(fs, nid, &ni);
+		if (!err && (nid ? ni.ino != nid || ni.blkaddr != 1 : ni.ino || ni.blkaddr))
 			err = f2_engine_repair_nat_reserved(w, nid);
-		if (!err)
-			err = f2_nat_iter(fs, free_stale, &nw);
 	}
+	if (!err && !(what & F2_RESCUE_NAT_FREE))
+		err = f2_nat_iter(fs, free_stale, &nw);
 	for (uint32_t nid = F2_ROOT_INO; nid < fs->max_nid && !err; nid++) {
 		const struct rs_node *b = &r->n[nid];
 		struct f2_nat_info ni;
