@@ -36,26 +36,48 @@ struct nat_hint {
 	uint8_t blk[2][F2_BLKSIZE];
 };
 
-static int nat_hint(void *arg, uint32_t nid, uint32_t blkaddr)
+/* 1 when a NAT copy names blkaddr for nid; *seen: a copy of its NAT
+ * block holds any entry (survived). */
+static int nat_names(struct nat_hint *h, uint32_t nid, uint32_t blkaddr, int *seen)
 {
-	struct nat_hint *h = arg;
 	uint32_t b = nid / F2_NAT_ENTRIES_PER_BLOCK, e = nid % F2_NAT_ENTRIES_PER_BLOCK;
 
+	*seen = 0;
 	if (b >= h->fs->nat_blocks)
 		return 0;
 	for (int c = 0; c < 2; c++) {
 		uint64_t a = f2_nat_copy_addr(h->fs, b, c);
 		const struct f2_nat_block *nb = (const void *)h->blk[c];
+		int any = 0;
 
 		if (a != h->addr[c]) {
 			if (f2_fs_read_block(h->fs, a, h->blk[c]))
 				continue;
 			h->addr[c] = a;
 		}
+		for (size_t i = 0; i < sizeof(*nb) && !any; i++)
+			any = h->blk[c][i] != 0;
+		*seen |= any;
 		if (f2_le32(nb->entries[e].block_addr) == blkaddr)
 			return 1;
 	}
 	return 0;
+}
+
+static int nat_hint(void *arg, uint32_t nid, uint32_t blkaddr)
+{
+	int seen;
+
+	return nat_names(arg, nid, blkaddr, &seen);
+}
+
+/* An inode no directory names is a deleted file when its NAT block
+ * survives in a copy and neither copy names its block. */
+static int nat_stale(void *arg, uint32_t ino, uint32_t blkaddr)
+{
+	int seen;
+
+	return !nat_names(arg, ino, blkaddr, &seen) && seen;
 }
 
 /* With a checkpoint: the block is valid in the SIT. */
@@ -94,14 +116,17 @@ static void found(struct fsck_ctx *ctx, const struct f2_rescue_stats *st)
 		"%llu, %u stale or detached nodes left out)\n", st->inodes, st->files, st->dirs,
 		st->others, st->nodes, (unsigned long long)st->data_blocks,
 		(unsigned long long)st->node_blocks, (unsigned long long)st->max_ver, st->dropped);
+	if (st->unnamed || st->stale_inodes)
+		fprintf(ctx->out, "  %u inodes no directory names (for lost+found), %u more left out "
+			"as deleted (the NAT no longer names them)\n", st->unnamed, st->stale_inodes);
 }
 
 int rescue_cp(struct fsck_ctx *ctx)
 {
 	struct f2_fs *fs = ctx->fs;
 	struct nat_hint *h = calloc(1, sizeof(*h));
-	struct f2_rescue_opts o = { .hint = nat_hint, .hint_arg = h,
-				    .progress = scan_progress, .progress_arg = ctx };
+	struct f2_rescue_opts o = { .hint = nat_hint, .hint_arg = h, .stale = nat_stale,
+				    .stale_arg = h, .progress = scan_progress, .progress_arg = ctx };
 	struct f2_rescue *r = NULL;
 	struct f2_rescue_stats st;
 	char why[F2_WHY_LEN], lost[2 * F2_WHY_LEN];

@@ -16,7 +16,8 @@ struct rs_node {
 	uint16_t mode;		/* inodes */
 	uint8_t flag;		/* footer marks (F2_FOOTER_COLD ...) */
 	uint8_t kept;		/* hangs from its inode */
-	uint8_t dead;		/* an inode with no links left */
+	uint8_t dead;		/* an inode with no links left, or left out */
+	uint8_t reached;	/* an inode a directory reached from the root names */
 };
 
 /* A data address of a chosen node (F2_NEW_ADDR or inside main). */
@@ -35,7 +36,10 @@ struct f2_rescue {
 	uint8_t *segtype;		/* per main segment: enum f2_curseg, 0xff empty */
 	uint64_t blocks_read, node_blocks, data_blocks, reserved;
 	uint32_t nids, nodes, inodes, files, dirs, others, dropped;
+	uint32_t unnamed, stale_inodes;	/* inodes no directory names: kept, left out */
 	uint32_t top_nid;		/* one past the highest kept nid */
 	uint64_t max_ver;
 };
+/* Mark the kept inodes the directories name from the root (reach.c). */
+int rs_reach(struct f2_rescue *r);
 #endif

@@ -236,27 +236,65 @@ static int hangs(const struct f2_rescue *r, uint32_t nid)
 	return 0;
 }
 
+/* kept: the nodes that hang from a live inode */
+static void mark(struct f2_rescue *r)
+{
+	for (uint32_t nid = 0; nid < r->fs->max_nid; nid++) {
+		struct rs_node *b = &r->n[nid];
+
+		b->kept = b->blkaddr && hangs(r, nid) && !r->n[b->ino].dead;
+	}
+}
+
+/* Inodes no directory names that the caller calls stale are left out. */
+static int prune(struct f2_rescue *r)
+{
+	int err = rs_reach(r), again = 0;
+
+	if (err)
+		return err;
+	for (uint32_t nid = F2_ROOT_INO; nid < r->fs->max_nid; nid++) {
+		struct rs_node *b = &r->n[nid];
+
+		if (!b->kept || b->ino != nid || b->reached)
+			continue;
+		if (r->o.stale(r->o.stale_arg, nid, b->blkaddr)) {
+			b->dead = 1;
+			r->stale_inodes++;
+			again = 1;
+		} else {
+			r->unnamed++;
+		}
+	}
+	if (again)
+		mark(r);
+	return 0;
+}
+
 static int keep(struct f2_rescue *r)
 {
 	struct f2_fs *fs = r->fs;
 	uint64_t blocks = (uint64_t)fs->main_segs * F2_BLKS_PER_SEG;
+	int err;
 
 	r->used = calloc((size_t)((blocks + 7) / 8), 1);
 	r->segtype = malloc(fs->main_segs);
 	if (!r->used || !r->segtype)
 		return -ENOMEM;
 	memset(r->segtype, 0xff, fs->main_segs);
+	mark(r);
+	if (r->o.stale && (err = prune(r)))
+		return err;
 	for (uint32_t nid = 0; nid < fs->max_nid; nid++) {
 		struct rs_node *b = &r->n[nid];
 		uint32_t idx, seg;
 
 		if (!b->blkaddr)
 			continue;
-		if (!hangs(r, nid) || r->n[b->ino].dead) {
+		if (!b->kept) {
 			r->dropped++;
 			continue;
 		}
-		b->kept = 1;
 		r->nodes++;
 		if (nid == b->ino) {
 			r->inodes++;
@@ -343,6 +381,8 @@ void f2_rescue_stats(const struct f2_rescue *r, struct f2_rescue_stats *st)
 	st->dirs = r->dirs;
 	st->others = r->others;
 	st->dropped = r->dropped;
+	st->unnamed = r->unnamed;
+	st->stale_inodes = r->stale_inodes;
 	st->data_blocks = r->data_blocks;
 	st->reserved_blocks = r->reserved;
 	st->max_ver = r->max_ver;

@@ -8,11 +8,13 @@
 # the reference fsck find the volume clean, a second -y writes nothing,
 # and dump.f2fs extracts every file the guest listed with its content,
 # mode, owner, size and links (the fixture's manifest) and its user
-# xattrs.  Files deleted before the damage whose inodes survive intact
-# come back under /lost+found (they are not in the manifest, which is
-# compared without them; the root then counts one more link).  aged has
-# every file rewritten many times: the scan sees several versions of
-# their nodes and must keep the newest.
+# xattrs.  An inode no directory names goes under /lost+found: when the
+# NAT survives, files deleted before the damage are told by it and left
+# out (aged, checkpoint lost: nothing there); when it is lost too, they
+# come back there (not in the manifest, which is compared without them;
+# the root then counts one more link).  aged has every file rewritten
+# and deleted many times: the scan sees several versions of their nodes
+# and must keep the newest.
 load ../lib/common
 load ../lib/kernel
 load ../lib/fixtures
@@ -112,6 +114,9 @@ rescue_one() {
 	kept=$(sed -n 's/.*, \([0-9]*\) nodes, [0-9]* data blocks.*/\1/p' "$BATS_TEST_TMPDIR/n")
 	echo "node blocks read $read, kept $kept"
 	[ "$read" -gt "$kept" ]
+	# the deleted files the NAT no longer names stay deleted
+	grep -Eq ' [1-9][0-9]* more left out as deleted' "$BATS_TEST_TMPDIR/n"
+	[ ! -e "$BATS_TEST_TMPDIR/x/lost+found" ]
 }
 @test "rescue: aged, the whole NAT zeroed" { rescue_one aged nat 0x03000A; }
 @test "rescue: aged, checkpoint and NAT zeroed" { rescue_one aged cp+nat 0x02000D; }

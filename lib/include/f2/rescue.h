@@ -44,6 +44,13 @@ struct f2_rescue_opts {
 	int (*hint)(void *arg, uint32_t nid, uint32_t blkaddr);
 	void *hint_arg;
 	int hint_required;
+	/* With it, the kept inodes are walked from the root through their
+	 * directories' entries; an inode none names is left out (with its
+	 * nodes) when stale(arg, ino, blkaddr) says its block is no longer
+	 * the inode's (a file deleted before the loss), else kept for the
+	 * checker to reconnect. */
+	int (*stale)(void *arg, uint32_t ino, uint32_t blkaddr);
+	void *stale_arg;
 	/* progress, may be NULL: blocks read of total */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
 	void *progress_arg;
@@ -56,6 +63,8 @@ struct f2_rescue_stats {
 	uint32_t nodes, inodes;		/* kept: their trees hang together */
 	uint32_t files, dirs, others;	/* kept inodes by type */
 	uint32_t dropped;		/* newest versions not kept */
+	uint32_t unnamed;		/* kept inodes no directory names (with stale) */
+	uint32_t stale_inodes;		/* inodes no directory names, left out as stale */
 	uint64_t data_blocks;		/* distinct main blocks the kept nodes address */
 	uint64_t reserved_blocks;	/* NEW_ADDR slots (counted valid by the kernel) */
 	uint64_t max_ver;		/* highest checkpoint version seen */
