@@ -21,7 +21,7 @@ struct finding {
 };
 
 #define SSA_CACHE	8
-#define FSCK_MAX_PHASES	16	/* phases timed for --json (main.c has 12) */
+#define FSCK_MAX_PHASES	16	/* phases timed for --json (main.c has 13) */
 
 struct fsck_ctx {
 	struct fsck_opts opts;
@@ -70,6 +70,8 @@ struct fsck_ctx {
 	int rf_waiting;			/* a roll-forward chain is left: a checkpoint would lose it */
 	int rf_done;			/* roll-forward recovered files: check everything */
 	int rescued;			/* the checkpoint was rebuilt (rescue.c): check everything */
+	uint32_t newer_inodes, newer_ver;	/* inodes the walk read that a newer
+					 * checkpoint wrote (pass_tree.c), the newest */
 	int stop;			/* lost metadata found (rescue.c): the later phases
 					 * would check a NAT known to be incomplete */
 	int cannot_check;		/* a feature changes what the check reads */
@@ -119,6 +121,7 @@ int cp_head_check(struct fsck_ctx *ctx, int *rewritten);
  * entries (the phase after the checkpoint's). */
 int rescue_cp(struct fsck_ctx *ctx);
 int pass_rescue(struct fsck_ctx *ctx);
+int pass_rescue_stale(struct fsck_ctx *ctx);	/* after the walk: a stale checkpoint */
 int pass_sit_load(struct fsck_ctx *ctx);
 /* Per main segment, 1 where a zoned device's zone capacity leaves no
  * block (fsck/zonecap.c); NULL when no device is host-managed. */

@@ -51,6 +51,7 @@ static const struct phase phases[] = {
 	{ "SIT", pass_sit_load, 1 },
 	{ "NAT", pass_nat_scan, 1 },
 	{ "node tree", pass_tree, 1 },
+	{ "stale checkpoint", pass_rescue_stale, 1 },
 	{ "unreachable nodes", pass_nat_unreachable, 1 },
 	{ "SIT against the tree", pass_sit_compare, 1 },
 	{ "counters", pass_counts, 1 },

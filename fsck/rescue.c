@@ -121,24 +121,34 @@ static void found(struct fsck_ctx *ctx, const struct f2_rescue_stats *st)
 			"as deleted (the NAT no longer names them)\n", st->unnamed, st->stale_inodes);
 }
 
-int rescue_cp(struct fsck_ctx *ctx)
+/* The scan when the checkpoint cannot be used: NAT copies break ties
+ * and tell deleted inodes. */
+static int scan_no_cp(struct fsck_ctx *ctx, struct f2_rescue **r)
 {
-	struct f2_fs *fs = ctx->fs;
 	struct nat_hint *h = calloc(1, sizeof(*h));
 	struct f2_rescue_opts o = { .hint = nat_hint, .hint_arg = h, .stale = nat_stale,
 				    .stale_arg = h, .progress = scan_progress, .progress_arg = ctx };
+	int err;
+
+	if (!h)
+		return -ENOMEM;
+	h->fs = ctx->fs;
+	h->addr[0] = h->addr[1] = UINT64_MAX;
+	err = f2_rescue_scan(ctx->fs, &o, r);
+	free(h);
+	return err;
+}
+
+int rescue_cp(struct fsck_ctx *ctx)
+{
+	struct f2_fs *fs = ctx->fs;
 	struct f2_rescue *r = NULL;
 	struct f2_rescue_stats st;
 	char why[F2_WHY_LEN], lost[2 * F2_WHY_LEN];
 	int err, yes;
 
 	snprintf(lost, sizeof(lost), "%s", fs->why);
-	if (!h)
-		return FSCK_EXIT_OPERATIONAL;
-	h->fs = fs;
-	h->addr[0] = h->addr[1] = UINT64_MAX;
-	err = f2_rescue_scan(fs, &o, &r);
-	free(h);
+	err = scan_no_cp(ctx, &r);
 	if (err) {
 		fprintf(stderr, "fsck.f2fs: rescue scan: %s\n", f2_strerror(err));
 		return FSCK_EXIT_OPERATIONAL;
@@ -247,6 +257,40 @@ int pass_rescue(struct fsck_ctx *ctx)
 		return 0;
 	}
 	fprintf(ctx->out, "rescue: %u NAT entries rebuilt; checking the rebuilt volume\n", changed);
+	ctx->rerun = 1;
+	return 0;
+}
+
+int pass_rescue_stale(struct fsck_ctx *ctx)
+{
+	struct f2_rescue *r = NULL;
+	struct f2_rescue_stats st;
+	char why[F2_WHY_LEN];
+	int err, yes;
+
+	if (!ctx->newer_inodes || ctx->fatal)
+		return 0;
+	err = scan_no_cp(ctx, &r);
+	if (err)
+		return err;
+	f2_rescue_stats(r, &st);
+	yes = fix_problem(ctx, PR_CP_STALE, "checkpoint version %llu, but %u inodes the walk "
+			  "reached were written by versions up to %u", (unsigned long long)
+			  (uint32_t)ctx->fs->cp_ver, ctx->newer_inodes, ctx->newer_ver);
+	found(ctx, &st);
+	ctx->stop = 1;	/* nothing built on the stale checkpoint is written */
+	if (!yes || !ctx->rw) {
+		f2_rescue_free(r);
+		return 0;
+	}
+	err = f2_rescue_rebuild(r, ctx->rw, F2_RESCUE_CP, NULL, why, sizeof(why));
+	f2_rescue_free(r);
+	problem_fixed(ctx, PR_CP_STALE, !err);
+	if (err) {
+		fprintf(ctx->out, "rescue failed: %s: %s\n", f2_strerror(err), why);
+		return 0;
+	}
+	fprintf(ctx->out, "rescue: checkpoint, NAT and SIT rebuilt; checking the rebuilt volume\n");
 	ctx->rerun = 1;
 	return 0;
 }

@@ -217,3 +217,4 @@ preen_pair() {
 @test "113-rescue-sit-zeroed" { run_case 113-rescue-sit-zeroed; }
 @test "114-rescue-ssa-zeroed" { run_case 114-rescue-ssa-zeroed; }
 @test "115-rescue-nat-share" { run_case 115-rescue-nat-share; }
+@test "116-rescue-cp-stale" { run_case 116-rescue-cp-stale; }
