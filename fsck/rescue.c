@@ -104,6 +104,16 @@ static int sit_hint(void *arg, uint32_t nid, uint32_t blkaddr)
 	return f2_test_bit_msb(h->si.valid_map, (blkaddr - h->fs->main_blkaddr) % F2_BLKS_PER_SEG);
 }
 
+/* With a trusted SIT, lost NAT entries are nodes in node segments. */
+static int node_seg(void *arg, uint32_t segno)
+{
+	struct sit_hint *h = arg;
+	struct f2_sit_info si;
+
+	return !f2_sit_get(h->fs, segno, &si) && si.vblocks && si.type >= F2_CURSEG_HOT_NODE &&
+	       si.type < F2_NR_CURSEG;
+}
+
 static void scan_progress(void *arg, uint64_t done, uint64_t total)
 {
 	progress(arg, "rescue scan", done, total);
@@ -220,6 +230,8 @@ int pass_rescue(struct fsck_ctx *ctx)
 		o.hint = sit_hint;
 		o.hint_arg = &sh;
 		o.hint_required = 1;
+		o.segment = node_seg;
+		o.segment_arg = &sh;
 	} else {
 		what |= F2_RESCUE_SIT;
 	}

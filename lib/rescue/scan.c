@@ -94,32 +94,67 @@ static void consider(struct f2_rescue *r, const struct f2_node *n, uint32_t addr
 	b->dead = nid == b->ino && !f2_le32(n->i.i_links);
 }
 
-static int pass_footers(struct f2_rescue *r)
+/* Segments [seg, seg + cnt) read at once, every node block considered;
+ * unreadable blocks skipped one by one. */
+static int read_run(struct f2_rescue *r, uint8_t *buf, uint32_t seg, uint32_t cnt)
 {
 	struct f2_fs *fs = r->fs;
-	uint64_t total = (uint64_t)fs->main_segs * F2_BLKS_PER_SEG;
+	uint64_t first = f2_fs_seg_start(fs, seg);
+	uint32_t blocks = cnt * F2_BLKS_PER_SEG;
+
+	if (f2_io_read(fs->io, first * F2_BLKSIZE, buf, (size_t)blocks * F2_BLKSIZE))
+		for (uint32_t i = 0; i < blocks; i++)
+			if (f2_fs_read_block(fs, first + i, buf + (size_t)i * F2_BLKSIZE))
+				memset(buf + (size_t)i * F2_BLKSIZE, 0, F2_BLKSIZE);
+	for (uint32_t i = 0; i < blocks; i++)
+		consider(r, (const struct f2_node *)(buf + (size_t)i * F2_BLKSIZE),
+			 (uint32_t)(first + i));
+	r->blocks_read += blocks;
+	return 0;
+}
+
+/* The first segment at or after seg that may hold data (a sparse image's
+ * holes are skipped; the caller's filter too). */
+static uint32_t next_seg(struct f2_rescue *r, uint32_t seg)
+{
+	struct f2_fs *fs = r->fs;
+	uint64_t next;
+
+	while (seg < fs->main_segs) {
+		if (!f2_io_data_at(fs->io, f2_fs_seg_start(fs, seg) * F2_BLKSIZE, &next) &&
+		    next / F2_BLKSIZE >= f2_fs_seg_start(fs, seg) + F2_BLKS_PER_SEG) {
+			uint64_t b = next / F2_BLKSIZE;
+
+			seg = b >= f2_fs_seg_start(fs, fs->main_segs) ? fs->main_segs :
+			      f2_fs_segno(fs, b);
+			continue;
+		}
+		if (r->o.segment && !r->o.segment(r->o.segment_arg, seg)) {
+			seg++;
+			continue;
+		}
+		break;
+	}
+	return seg;
+}
+
+static int pass_footers(struct f2_rescue *r)
+{
+	uint32_t total = r->fs->main_segs, seg = next_seg(r, 0);
 	uint8_t *buf = malloc((size_t)SCAN_CHUNK * F2_BLKSIZE);
 
 	if (!buf)
 		return -ENOMEM;
-	for (uint64_t at = 0; at < total; at += SCAN_CHUNK) {
-		uint32_t cnt = total - at < SCAN_CHUNK ? (uint32_t)(total - at) : SCAN_CHUNK;
-		int err = f2_io_read(fs->io, (fs->main_blkaddr + at) * F2_BLKSIZE, buf,
-				     (size_t)cnt * F2_BLKSIZE);
+	while (seg < total) {
+		uint32_t cnt = 1;
 
-		if (err) {
-			/* one block at a time, unreadable ones skipped */
-			for (uint32_t i = 0; i < cnt; i++)
-				if (f2_fs_read_block(fs, fs->main_blkaddr + at + i,
-						     buf + (size_t)i * F2_BLKSIZE))
-					memset(buf + (size_t)i * F2_BLKSIZE, 0, F2_BLKSIZE);
-		}
-		for (uint32_t i = 0; i < cnt; i++)
-			consider(r, (const struct f2_node *)(buf + (size_t)i * F2_BLKSIZE),
-				 (uint32_t)(fs->main_blkaddr + at + i));
-		r->blocks_read += cnt;
+		while (cnt < SCAN_CHUNK / F2_BLKS_PER_SEG && seg + cnt < total &&
+		       next_seg(r, seg + cnt) == seg + cnt)
+			cnt++;
+		read_run(r, buf, seg, cnt);
+		seg = next_seg(r, seg + cnt);
 		if (r->o.progress)
-			r->o.progress(r->o.progress_arg, at + cnt, total);
+			r->o.progress(r->o.progress_arg, seg, total);
 	}
 	free(buf);
 	return 0;

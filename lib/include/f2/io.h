@@ -42,6 +42,9 @@ struct f2_io_ops {
 	int (*zero)(struct f2_io *io, uint64_t off, uint64_t len);
 	/* Release priv only; f2_io_close() frees the handle and lower. */
 	void (*close)(struct f2_io *io);
+	/* Optional: *next = the first offset at or after off that may hold
+	 * data (holes of a sparse file skipped), size when none. */
+	int (*data_at)(struct f2_io *io, uint64_t off, uint64_t *next);
 };
 
 struct f2_io {
@@ -162,6 +165,13 @@ static inline int f2_io_zero(struct f2_io *io, uint64_t off, uint64_t len)
 	return io->ops->zero(io, off, len);
 }
 void f2_io_close(struct f2_io *io);
+/* The first offset at or after off that may hold data: a backend that
+ * knows holes (unix, on regular files) skips them; others answer off. */
+static inline int f2_io_data_at(struct f2_io *io, uint64_t off, uint64_t *next)
+{
+	*next = off;
+	return io->ops->data_at ? io->ops->data_at(io, off, next) : 0;
+}
 
 /* Block-sized helpers (4096-byte blocks, blkaddr counted from byte 0). */
 int f2_io_read_block(struct f2_io *io, uint64_t blkaddr, void *buf);

@@ -3,7 +3,8 @@
  * f2/rescue.h - rebuilding lost metadata from the main area (fsck.f2fs's
  * last resort when a whole checkpoint area or NAT blocks are gone).
  *
- * f2_rescue_scan() reads every main-area block and keeps the ones that
+ * f2_rescue_scan() reads every main-area block (but the holes of a sparse
+ * image and the segments the caller rules out) and keeps the ones that
  * are node blocks: a footer that names a nid and an owner in range, an
  * inode whose mode, sizes and extra area parse (and whose checksum holds
  * with inode_checksum), a node offset an inode's tree can have.  For
@@ -51,7 +52,11 @@ struct f2_rescue_opts {
 	 * checker to reconnect. */
 	int (*stale)(void *arg, uint32_t ino, uint32_t blkaddr);
 	void *stale_arg;
-	/* progress, may be NULL: blocks read of total */
+	/* May be NULL: 0 when main segment segno cannot hold a node block
+	 * the scan should see (a trusted SIT: no valid node there). */
+	int (*segment)(void *arg, uint32_t segno);
+	void *segment_arg;
+	/* progress, may be NULL: segments done of total */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
 	void *progress_arg;
 };
