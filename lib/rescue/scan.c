@@ -234,25 +234,37 @@ static int by_addr(const void *a, const void *b, void *arg)
 static int pass_links(struct f2_rescue *r)
 {
 	uint32_t *order = malloc((size_t)(r->nids ? r->nids : 1) * sizeof(*order)), k = 0;
-	struct f2_node *n = malloc(sizeof(*n));
+	uint8_t *buf = malloc((size_t)F2_BLKS_PER_SEG * F2_BLKSIZE);
 	int err = 0;
 
-	if (!order || !n) {
+	if (!order || !buf) {
 		free(order);
-		free(n);
+		free(buf);
 		return -ENOMEM;
 	}
 	for (uint32_t nid = 0; nid < r->fs->max_nid; nid++)
 		if (r->n[nid].blkaddr)
 			order[k++] = nid;
 	qsort_r(order, k, sizeof(*order), by_addr, r->n);
-	for (uint32_t i = 0; i < k && !err; i++) {
-		if (f2_fs_read_block(r->fs, r->n[order[i]].blkaddr, n))
-			continue;
-		err = link_node(r, order[i], n);
+	/* the chosen blocks of one segment in one read, first to last */
+	for (uint32_t i = 0, j; i < k && !err; i = j) {
+		uint32_t first = r->n[order[i]].blkaddr, seg = f2_fs_segno(r->fs, first), last;
+
+		for (j = i; j < k && f2_fs_segno(r->fs, r->n[order[j]].blkaddr) == seg; j++)
+			;
+		last = r->n[order[j - 1]].blkaddr;
+		if (f2_io_read(r->fs->io, (uint64_t)first * F2_BLKSIZE, buf,
+			       (size_t)(last - first + 1) * F2_BLKSIZE))
+			continue;	/* read in pass 1: gone since */
+		for (uint32_t m = i; m < j && !err; m++) {
+			const struct f2_node *n = (const void *)(buf + (size_t)(r->n[order[m]].blkaddr -
+									   first) * F2_BLKSIZE);
+
+			err = link_node(r, order[m], n);
+		}
 	}
 	free(order);
-	free(n);
+	free(buf);
 	return err;
 }
 
