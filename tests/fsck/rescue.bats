@@ -171,3 +171,11 @@ vd_name() {
 	local l=abcdefghijklmnopqrstuvwxyz
 	echo "vd${l:$1:1}"
 }
+
+@test "rescue: every other fixture (compression, every feature, casefold, strict, sections of 2, small), both checkpoint packs zeroed" {
+	local n
+	for n in compress allfeat casefold strict sect small; do
+		echo "== $n"
+		rescue_one "$n" cp 0x02000D || return 1
+	done
+}
