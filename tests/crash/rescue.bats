@@ -86,3 +86,7 @@ rescue_case() {
 @test "power cuts while fsck -y rebuilds the checkpoint and NAT (112-rescue-cp-nat-zeroed)" {
 	rescue_case 112-rescue-cp-nat-zeroed 0x02000D
 }
+
+@test "power cuts while fsck -y rebuilds over a stale checkpoint (116-rescue-cp-stale)" {
+	rescue_case 116-rescue-cp-stale "0x02000E 0x030002 0x04000A 0x04000D 0x090001 0x090002"
+}
