@@ -47,9 +47,9 @@ struct phase {
 static const struct phase phases[] = {
 	{ "superblock", pass_sb, 0 },
 	{ "checkpoint", pass_cp, 0 },
-	{ "lost NAT", pass_rescue, 1 },
 	{ "SIT", pass_sit_load, 1 },
 	{ "NAT", pass_nat_scan, 1 },
+	{ "lost NAT", pass_rescue, 1 },
 	{ "node tree", pass_tree, 1 },
 	{ "stale checkpoint", pass_rescue_stale, 1 },
 	{ "unreachable nodes", pass_nat_unreachable, 1 },

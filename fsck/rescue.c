@@ -8,9 +8,10 @@
  *                  checkpoint, NAT and SIT are rebuilt, the volume opened
  *                  again and checked as usual (which rewrites summaries,
  *                  names unreachable inodes in lost+found, sets counts).
- *   pass_rescue()  the phase after the checkpoint's: fewer NAT entries in
- *                  use than the checkpoint's valid_node_count (a cheap
- *                  test every full check makes) leads to the scan; NAT
+ *   pass_rescue()  the phase after the NAT's: fewer NAT entries in use
+ *                  than the checkpoint's valid_node_count (a test every
+ *                  full check makes on what the NAT phase counted)
+ *                  leads to the scan; NAT
  *                  entries the scan finds in use but the NAT has free are
  *                  lost (zeroed NAT blocks).  They are rebuilt (and the
  *                  SIT too when it does not add up either), and the
@@ -194,13 +195,6 @@ int rescue_cp(struct fsck_ctx *ctx)
 	return 0;
 }
 
-static int count_nat(void *arg, const struct f2_nat_info *ni)
-{
-	if (ni->nid > F2_META_INO && ni->blkaddr != F2_NULL_ADDR)
-		++*(uint64_t *)arg;
-	return 0;
-}
-
 static int sit_total(void *arg, const struct f2_sit_info *si)
 {
 	*(uint64_t *)arg += si->vblocks;
@@ -221,7 +215,11 @@ int pass_rescue(struct fsck_ctx *ctx)
 	char why[F2_WHY_LEN];
 	int err, yes, sit_ok;
 
-	if (ctx->fatal || f2_nat_iter(fs, count_nat, &in_nat) || in_nat >= want)
+	if (ctx->fatal || !ctx->nat_used.nbits)
+		return 0;
+	/* the NAT phase's count of entries in use (reserved ones aside) */
+	in_nat = sbm_count(&ctx->nat_used, 0, (uint32_t)ctx->nat_used.nbits);
+	if (in_nat >= want)
 		return 0;
 	/* the SIT adds up to the checkpoint's count: it tells current blocks */
 	sit_ok = !f2_sit_iter(fs, sit_total, &in_sit) &&
