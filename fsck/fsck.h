@@ -21,7 +21,7 @@ struct finding {
 };
 
 #define SSA_CACHE	8
-#define FSCK_MAX_PHASES	16	/* phases timed for --json (main.c has 11) */
+#define FSCK_MAX_PHASES	16	/* phases timed for --json (main.c has 13) */
 
 struct fsck_ctx {
 	struct fsck_opts opts;
@@ -69,6 +69,11 @@ struct fsck_ctx {
 	int cp_head_bad[2];		/* pack committed, its head damaged (cp_head.c) */
 	int rf_waiting;			/* a roll-forward chain is left: a checkpoint would lose it */
 	int rf_done;			/* roll-forward recovered files: check everything */
+	int rescued;			/* the checkpoint was rebuilt (rescue.c): check everything */
+	uint32_t newer_inodes, newer_ver;	/* inodes the walk read that a newer
+					 * checkpoint wrote (pass_tree.c), the newest */
+	int stop;			/* lost metadata found (rescue.c): the later phases
+					 * would check a NAT known to be incomplete */
 	int cannot_check;		/* a feature changes what the check reads */
 	int clear_records;		/* clear the kernel's records (pass_sb_records) */
 	int mounted_ro;			/* mounted read-only: repairs go under the mount,
@@ -111,6 +116,12 @@ int pass_cp(struct fsck_ctx *ctx);
 /* A committed pack with a damaged head: report it, -y rewrites the head
  * from its tail (*rewritten: reopen the volume).  cp_head.c */
 int cp_head_check(struct fsck_ctx *ctx, int *rewritten);
+/* Lost metadata rebuilt from the main area (rescue.c): no checkpoint
+ * (at open; 0 once rebuilt and reopened, else the exit code), lost NAT
+ * entries (the phase after the checkpoint's). */
+int rescue_cp(struct fsck_ctx *ctx);
+int pass_rescue(struct fsck_ctx *ctx);
+int pass_rescue_stale(struct fsck_ctx *ctx);	/* after the walk: a stale checkpoint */
 int pass_sit_load(struct fsck_ctx *ctx);
 /* Per main segment, 1 where a zoned device's zone capacity leaves no
  * block (fsck/zonecap.c); NULL when no device is host-managed. */

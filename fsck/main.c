@@ -49,7 +49,9 @@ static const struct phase phases[] = {
 	{ "checkpoint", pass_cp, 0 },
 	{ "SIT", pass_sit_load, 1 },
 	{ "NAT", pass_nat_scan, 1 },
+	{ "lost NAT", pass_rescue, 1 },
 	{ "node tree", pass_tree, 1 },
+	{ "stale checkpoint", pass_rescue_stale, 1 },
 	{ "unreachable nodes", pass_nat_unreachable, 1 },
 	{ "SIT against the tree", pass_sit_compare, 1 },
 	{ "counters", pass_counts, 1 },
@@ -233,8 +235,7 @@ static int open_fs(struct fsck_ctx *ctx)
 		rc = check_cp_head(ctx);
 		if (rc || ctx->fs->cp)
 			return rc;
-		fix_problem(ctx, PR_CP_NONE_VALID, "%s", ctx->fs->why);
-		return FSCK_EXIT_UNCORRECTED;
+		return rescue_cp(ctx);	/* the last resort: rebuild from the main area */
 	}
 	if (ctx->fs && ctx->fs->io && (err == F2_EBADMAGIC || err == F2_EBADCRC ||
 				       err == F2_ECORRUPT || err == F2_ERANGE)) {
@@ -327,7 +328,7 @@ static int check(struct fsck_ctx *ctx)
 
 	/* after a roll-forward the new checkpoint says unmounted cleanly, but
 	 * what the recovery wrote (quota usage above all) is still unchecked */
-	full = ctx->opts.force || ctx->rf_done || !(ctx->fs->cp_flags & F2_CP_UMOUNT) ||
+	full = ctx->opts.force || ctx->rf_done || ctx->rescued || !(ctx->fs->cp_flags & F2_CP_UMOUNT) ||
 	       (ctx->fs->cp_flags & (F2_CP_ERROR | F2_CP_FSCK | F2_CP_QUOTA_NEED_FSCK)) ||
 	       !ctx->fs->sb_valid[0] || !ctx->fs->sb_valid[1] || f2_sb_has_records(&ctx->fs->sb);
 	for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]); i++) {
@@ -348,12 +349,12 @@ static int check(struct fsck_ctx *ctx)
 			fprintf(stderr, "fsck.f2fs: %s: %s\n", phases[i].name, f2_strerror(rc));
 			return FSCK_EXIT_OPERATIONAL | exit_code(ctx);
 		}
-		if (ctx->fatal || ctx->canceled)
+		if (ctx->fatal || ctx->canceled || ctx->stop)
 			break;
 	}
 	/* the kernel's need-fsck mark goes once a full check left nothing
 	 * (never under a mount: the driver would write it back) */
-	if (!ctx->fatal && !ctx->canceled && !ctx->errors_left && !ctx->probe_safe &&
+	if (!ctx->fatal && !ctx->canceled && !ctx->stop && !ctx->errors_left && !ctx->probe_safe &&
 	    !ctx->mounted_ro && !ctx->cannot_check && ctx->rw && may_write(ctx) &&
 	    !cp_clear_fsck(ctx) && (ctx->fs->cp_flags & F2_CP_FSCK))
 		ctx->flag_cleared = 1;

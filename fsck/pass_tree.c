@@ -939,6 +939,13 @@ static int walk_inode(struct fsck_ctx *ctx, struct walk *w, const struct work *w
 		r->flags |= INO_BAD;
 		return 0;
 	}
+	/* written by a checkpoint newer than the one in use: it is stale
+	 * (rescue.c); low 32 bits, the high ones may hold a crc */
+	if ((uint32_t)f2_le64(ir->node.footer.cp_ver) > (uint32_t)fs->cp_ver) {
+		ctx->newer_inodes++;
+		if ((uint32_t)f2_le64(ir->node.footer.cp_ver) > ctx->newer_ver)
+			ctx->newer_ver = (uint32_t)f2_le64(ir->node.footer.cp_ver);
+	}
 	check_extra_attr(ctx, ir, wk);
 	err = f2_inode_parse(fs, wk->ino, &ir->node, ir);
 	if (err) {

@@ -177,6 +177,23 @@ static void unix_close(struct f2_io *io)
 	free(u);
 }
 
+/* Holes of a regular file (SEEK_DATA); a device has none. */
+static int unix_data_at(struct f2_io *io, uint64_t off, uint64_t *next)
+{
+	struct unix_priv *u = priv_of(io);
+	off_t d;
+
+	*next = off;
+	if (u->blkdev || off >= io->size)
+		return 0;
+	d = lseek(u->fd, (off_t)off, SEEK_DATA);
+	if (d >= 0)
+		*next = (uint64_t)d;
+	else if (errno == ENXIO)
+		*next = io->size;	/* only a hole up to the end */
+	return 0;
+}
+
 static const struct f2_io_ops unix_ops = {
 	.name = "unix",
 	.read = unix_read,
@@ -185,6 +202,7 @@ static const struct f2_io_ops unix_ops = {
 	.discard = unix_discard,
 	.zero = unix_zero,
 	.close = unix_close,
+	.data_at = unix_data_at,
 };
 
 /* Size and sector size of the open fd; F2_EUNSUPP for other file types. */

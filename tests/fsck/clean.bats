@@ -278,7 +278,7 @@ bad_sb_image() {
 	if command -v python3 >/dev/null; then
 		python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["findings"][0]["name"]=="SB_PRIMARY_BAD"' <<<"$output"
 		# every phase of the full check, timed
-		python3 -c 'import json,sys; p=json.load(sys.stdin)["phases"]; assert [x["name"] for x in p][:5]==["superblock","checkpoint","SIT","NAT","node tree"] and len(p)==11 and all(x["seconds"]>=0 for x in p), p' <<<"$output"
+		python3 -c 'import json,sys; p=json.load(sys.stdin)["phases"]; assert [x["name"] for x in p][:7]==["superblock","checkpoint","SIT","NAT","lost NAT","node tree","stale checkpoint"] and len(p)==13 and all(x["seconds"]>=0 for x in p), p' <<<"$output"
 	fi
 }
 

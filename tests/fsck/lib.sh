@@ -29,6 +29,8 @@
 #                            /cf and /cfblk made casefolded directories
 #                            the way the kernel keeps them (f2field
 #                            casefold: flag and folded hashes)
+#   zero_area IMG AREA       cp, nat, sit or ssa zeroed whole (both copies)
+#   zero_nat_share IMG PCT SEED  PCT% of the NAT blocks in use zeroed
 set -eu
 F2FIELD=${F2FIELD:?}
 INJECT=${INJECT:?}
@@ -191,4 +193,44 @@ cf_base() {
 	rm -rf "$tree"
 	field "$img" casefold "$(ino_of "$img" /cf)"
 	field "$img" casefold "$(ino_of "$img" /cfblk)"
+}
+
+# zero_area IMG cp|nat|sit|ssa: the whole area zeroed (both checkpoint
+# packs, both NAT or SIT copies), as a bad flash block or a misdirected
+# write leaves it (the rescue cases, 110 on)
+zero_area() {
+	local img=$1 start count
+	case $2 in
+	cp) start=$(val "$img" sb.cp_blkaddr); count=$(( $(val "$img" sb.segment_count_ckpt) * 512 )) ;;
+	nat) start=$(val "$img" sb.nat_blkaddr); count=$(( $(val "$img" sb.segment_count_nat) * 512 )) ;;
+	sit) start=$(val "$img" sb.sit_blkaddr); count=$(( $(val "$img" sb.segment_count_sit) * 512 )) ;;
+	ssa) start=$(val "$img" sb.ssa_blkaddr); count=$(( $(val "$img" sb.segment_count_ssa) * 512 )) ;;
+	*) return 1 ;;
+	esac
+	dd if=/dev/zero of="$img" bs=4096 seek="$start" count="$count" conv=notrunc status=none
+}
+
+# zero_nat_share IMG PCT SEED: PCT percent (at least one) of the NAT
+# blocks that hold entries in either copy zeroed in both copies, chosen
+# at random from SEED; prints the NAT block indexes zeroed
+zero_nat_share() {
+	local img=$1 pct=$2 seed=$3 nat half b n
+	local -a used=()
+	nat=$(val "$img" sb.nat_blkaddr)
+	half=$(( $(val "$img" sb.segment_count_nat) / 2 * 512 ))
+	# NAT block b of copy c is at segment pair b / 512, segment c
+	for (( b = 0; b < half; b++ )); do
+		local a0=$(( nat + (b / 512) * 1024 + b % 512 ))
+		if [ -n "$(dd if="$img" bs=4096 skip="$a0" count=1 status=none | tr -d '\0' | head -c1)" ] ||
+		   [ -n "$(dd if="$img" bs=4096 skip=$(( a0 + 512 )) count=1 status=none | tr -d '\0' | head -c1)" ]; then
+			used+=("$b")
+		fi
+	done
+	n=$(( ${#used[@]} * pct / 100 )); [ "$n" -ge 1 ] || n=1
+	for b in $(printf '%s\n' "${used[@]}" | shuf -n "$n" --random-source=<(yes "$seed")); do
+		local a0=$(( nat + (b / 512) * 1024 + b % 512 ))
+		dd if=/dev/zero of="$img" bs=4096 seek="$a0" count=1 conv=notrunc status=none
+		dd if=/dev/zero of="$img" bs=4096 seek=$(( a0 + 512 )) count=1 conv=notrunc status=none
+		echo "$b"
+	done
 }

@@ -42,6 +42,9 @@ struct f2_io_ops {
 	int (*zero)(struct f2_io *io, uint64_t off, uint64_t len);
 	/* Release priv only; f2_io_close() frees the handle and lower. */
 	void (*close)(struct f2_io *io);
+	/* Optional: *next = the first offset at or after off that may hold
+	 * data (holes of a sparse file skipped), size when none. */
+	int (*data_at)(struct f2_io *io, uint64_t off, uint64_t *next);
 };
 
 struct f2_io {
@@ -105,6 +108,17 @@ int f2_io_new_sparse(const char *path, uint64_t size, struct f2_io **out);
 int f2_io_is_sparse(const char *path);
 
 /*
+ * Overlay: a few blocks (at most 64) held in memory over dev, which stays
+ * the caller's (closing the overlay leaves it open).  Reads of held blocks
+ * come from memory.  While capturing (f2_io_overlay_capture(io, 1)) writes
+ * of whole blocks are held and never reach dev; otherwise writes reach
+ * dev and update any held copy.  The rescue (f2/rescue.h) opens a volume
+ * whose checkpoint is lost on a pack built this way.
+ */
+int f2_io_open_overlay(struct f2_io *dev, struct f2_io **out);
+void f2_io_overlay_capture(struct f2_io *io, int on);
+
+/*
  * What the tools call: opens path with the unix backend (the sparse one
  * for a regular file that starts with the sparse magic), then stacks a
  * recording backend if F2_IO_RECORD=logfile is set in the environment and a
@@ -151,6 +165,13 @@ static inline int f2_io_zero(struct f2_io *io, uint64_t off, uint64_t len)
 	return io->ops->zero(io, off, len);
 }
 void f2_io_close(struct f2_io *io);
+/* The first offset at or after off that may hold data: a backend that
+ * knows holes (unix, on regular files) skips them; others answer off. */
+static inline int f2_io_data_at(struct f2_io *io, uint64_t off, uint64_t *next)
+{
+	*next = off;
+	return io->ops->data_at ? io->ops->data_at(io, off, next) : 0;
+}
 
 /* Block-sized helpers (4096-byte blocks, blkaddr counted from byte 0). */
 int f2_io_read_block(struct f2_io *io, uint64_t blkaddr, void *buf);
