@@ -139,7 +139,8 @@ static void next_segment(struct sim *s, int t)
 	struct slog *l = &s->log[t];
 	uint32_t seg, valid;
 
-	if (!l->left_first && l->segno < s->m->nsegs) {
+	/* a log leaving an SSR segment leaves it without a free slot */
+	if (!l->left_first && l->segno < s->m->nsegs && !l->ssr) {
 		l->left_first = 1;
 		s->late[s->nlate] = l->segno;
 		s->late_type[s->nlate] = t;
