@@ -28,8 +28,9 @@
 #      labelled "linux 6.12" and so on.
 #   4. the host suites against a second build made with
 #      --enable-sanitizers (ASan + UBSan), where any sanitizer report
-#      fails (six that run the same writers on hundreds of images run
-#      the plain build there: san_plain); see the step itself.  F2_SAN=only (default: host suites run
+#      fails (those that run the same writers or checkers on hundreds of
+#      images or states run the plain build there: san_plain); see the
+#      step itself.  F2_SAN=only (default: host suites run
 #      sanitized only, skipped in step 3, to keep the whole run well under
 #      30 minutes) | both (plain and sanitized) | off; F2_NO_SAN=1 is off.
 #
@@ -348,15 +349,18 @@ if [ "$san_mode" != off ] && [ ${#suites[@]} -gt 0 ]; then
 	asan="abort_on_error=1:halt_on_error=1:log_path=$san_logs/asan"
 	export UBSAN_OPTIONS="abort_on_error=1:halt_on_error=1:print_stacktrace=1:log_path=$san_logs/ubsan"
 	# Suites that run the plain build here too: they run the same
-	# writer (mkfs, populate, gc's mover, the metadata image, resize.f2fs
-	# under power cuts: resize.bats runs it sanitized) on hundreds
-	# of images, paths the sanitized suites, the crash suites and the
-	# fuzz targets cover already, at three times the cost sanitized.
+	# writer (mkfs, populate, gc's mover, the metadata image) on hundreds
+	# of images, or the same checker on hundreds of states (every power
+	# cut of tests/crash, the roll-forward campaign, the extraction of
+	# every kernel-made fixture): paths the sanitized suites (every fsck
+	# case and repair once, hostile dumps, command lines, the engine) and
+	# the fuzz targets cover already, at three times the cost sanitized.
 	san_plain() {
 		case $1 in
 		tests/mkfs/layout.bats|tests/mkfs/golden.bats|tests/engine/populate.bats|\
 		tests/engine/casefold.bats|tests/dump/metaimage.bats|tests/gc/move.bats|\
-		tests/resize/crash.bats) return 0 ;;
+		tests/resize/crash.bats|tests/crash/*|tests/recovery/campaign.bats|\
+		tests/dump/extract-kernel.bats) return 0 ;;
 		esac
 		return 1
 	}

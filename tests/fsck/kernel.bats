@@ -63,9 +63,7 @@ OWN_BOOT_CASES=(062-multidev-inode-links)
 	for i in $(seq 1 1000); do echo "$i" >"$d/n049/$i"; done
 	(cd "$d/n049" && ls | xargs md5sum | cut -d' ' -f1 | sort) >"$d/want.049"
 	for c in "${cases[@]}"; do
-		bash "$F2_TOP/tests/fsck/$c/make.sh" "$d/$c.img"
-		rc=0; "$FSCK" -f -y "$d/$c.img" </dev/null >"$d/$c.y" 2>&1 || rc=$?
-		[ "$rc" -eq 1 ] || { cat "$d/$c.y"; echo "$c: -y exit $rc"; return 1; }
+		shared_repaired "$c" 1 || return 1
 		imgs+=("$d/$c.img")
 	done
 	truncate -s 256M "$d/orphan.img" "$d/free.img"
@@ -153,6 +151,39 @@ vd_name() {
 	if [ "$i" -lt 26 ]; then echo "vd${l:$i:1}"; else echo "vd${l:$((i / 26 - 1)):1}${l:$((i % 26)):1}"; fi
 }
 
+# shared_repaired CASE Y: $d/CASE.img made and repaired (fsck -y exiting
+# Y; $d/CASE.y its output, $d/CASE.sums with RB_SUMS).  The repaired
+# images do not depend on the kernel: the first lane to want one makes
+# it, the other copies it (lane_shared)
+shared_repaired() {
+	local c=$1 y=$2 LANE_KEY
+	# what the cases depend on besides the build: their scripts, this file
+	# and the reference tools (make.sh's base image)
+	[ -n "${FSCK_CASES_KEY:-}" ] || FSCK_CASES_KEY=$( { cat "$F2_TOP/tests/fsck/lib.sh" \
+		"$BATS_TEST_FILENAME" "$F2_TOP"/tests/fsck/[0-9][0-9][0-9]-*/*
+		stat -L -c '%n %s %Y' "$REF_MKFS" "$REF_SLOAD"; } | md5sum | cut -c1-16)
+	LANE_KEY=$FSCK_CASES_KEY
+	lane_shared fsck-repaired "$c${RB_SUMS:+.sums}" repaired_case "$c" "$y" ||
+		{ echo "$c: making or repairing it failed"; return 1; }
+	cp --sparse=always "$REPLY/img" "$d/$c.img" && cp "$REPLY/y" "$d/$c.y" || return 1
+	[ ! -f "$REPLY/sums" ] || cp "$REPLY/sums" "$d/$c.sums"
+}
+
+# repaired_case DIR CASE Y: CASE's image made and repaired by fsck -y,
+# which must exit Y, as DIR/img (DIR/y its output; with RB_SUMS and a
+# repair, DIR/sums the tree_sums of the result)
+repaired_case() {
+	local out=$1 c=$2 y=$3 rc=0 d=$1
+	bash "$F2_TOP/tests/fsck/$c/make.sh" "$out/img" >"$out.log" 2>&1 || { cat "$out.log"; return 1; }
+	"$FSCK" -f -y "$out/img" </dev/null >"$out/y" 2>&1 || rc=$?
+	[ "$rc" -eq "$y" ] || { cat "$out/y"; echo "$c: -y exit $rc, expected $y"; return 1; }
+	if [ -n "${RB_SUMS:-}" ] && [ "$y" -ne 4 ]; then
+		tree_sums "$out/img" >"$out/sums" || return 1
+		rm -rf "$out/x"
+	fi
+	rm -f "$out.log"
+}
+
 # repaired_boot CASE...: each case's image made and repaired by fsck -y
 # (the exit its expect file names; with RB_SUMS set, $d/CASE.sums gets
 # tree_sums of the result), then one boot mounting, reading (md5 of every
@@ -164,15 +195,10 @@ repaired_boot() {
 	local c i rc dev y imgs=() ys=()
 	std_tree_sums >"$d/want"
 	for c in "$@"; do
-		bash "$F2_TOP/tests/fsck/$c/make.sh" "$d/$c.img"
 		# shellcheck disable=SC1090,SC2154
 		y=$(. "$F2_TOP/tests/fsck/$c/expect" && echo "$y_exit")
-		rc=0; "$FSCK" -f -y "$d/$c.img" </dev/null >"$d/$c.y" 2>&1 || rc=$?
-		[ "$rc" -eq "$y" ] || { cat "$d/$c.y"; echo "$c: -y exit $rc, expected $y"; return 1; }
+		shared_repaired "$c" "$y" || return 1
 		imgs+=("$d/$c.img") ys+=("$y")
-		if [ -n "${RB_SUMS:-}" ] && [ "$y" -ne 4 ]; then
-			tree_sums "$d/$c.img" >"$d/$c.sums" || return 1
-		fi
 	done
 	printf '%s\n' "${imgs[@]}" >"$d/imgs"
 	rc=0; kernel_run "$BATS_TEST_DIRNAME/guest/repaired-tree.sh" "${imgs[@]}" || rc=$?

@@ -25,6 +25,7 @@
 #                                   (default: user_block_count,
 #                                   rsvd_segment_count, overprov_segment_count)
 #   compare_field_files A B IGNORE_ERE   the comparison engine behind both
+#   lane_shared NAME ITEM FUNC ...  FUNC's output made once for all lanes
 
 # f2_canon PATH: PATH made absolute, without . and .. components and
 # doubled slashes (symlinks kept), in $REPLY; no process is started: this
@@ -168,6 +169,53 @@ f2_codes() {
 		out=${out/ $l / }
 	done
 	REPLY=${sorted% }
+}
+
+# build_stamp: a hash of the build under test (F2_BUILD's library and
+# programs, tests/tools included), once a process, in F2_BUILD_STAMP: the
+# key of what the suites share between their lanes (lane_shared)
+build_stamp() {
+	if [ -z "${F2_BUILD_STAMP:-}" ] || [ "${F2_BUILD_STAMP_OF:-}" != "$F2_BUILD" ]; then
+		F2_BUILD_STAMP=$(find "$F2_BUILD/lib/.libs" "$F2_BUILD"/*/.libs "$F2_BUILD/tests/tools" \
+			-maxdepth 1 -type f \( -name '*.so*' -o -perm -u+x \) -print0 2>/dev/null |
+			LC_ALL=C sort -z | xargs -0 -r md5sum | md5sum | cut -c1-16)
+		F2_BUILD_STAMP_OF=$F2_BUILD
+		export F2_BUILD_STAMP F2_BUILD_STAMP_OF
+	fi
+	REPLY=$F2_BUILD_STAMP
+}
+
+# lane_shared NAME ITEM FUNC [ARGS...]: what FUNC DIR ARGS... puts in DIR,
+# made once for every lane of a run (the QEMU suites run once per kernel,
+# in a lane each, and much of what they build on the host does not depend
+# on the kernel): the first caller builds it, under a lock, in
+# tests/.cache/shared/NAME-KEY/ITEM/, the others wait for it and find it
+# there.  KEY is the build's stamp and LANE_KEY (what else the result
+# depends on: the suite's own scripts, say).  REPLY is the directory;
+# status 1 when FUNC failed (nothing kept: the next caller tries again).
+# Callers copy out of it, never write into it.  Directories of NAME with
+# another key are removed once 30 minutes have passed since the last
+# item went in.
+lane_shared() {
+	local name=$1 item=$2 fn=$3 key dir lockfd rc=0
+	shift 3
+	build_stamp
+	key=$(printf '%s %s' "$REPLY" "${LANE_KEY:-}" | md5sum | cut -c1-16)
+	dir=$F2_TOP/tests/.cache/shared/$name-$key
+	mkdir -p "$dir" || return 1
+	find "$F2_TOP/tests/.cache/shared" -mindepth 1 -maxdepth 1 -name "$name-*" \
+		! -name "$name-$key" -mmin +30 -exec rm -rf {} + 2>/dev/null
+	exec {lockfd}>"$dir/$item.lock"
+	flock "$lockfd"
+	if [ ! -d "$dir/$item" ]; then
+		rm -rf "$dir/$item.tmp" && mkdir "$dir/$item.tmp" &&
+			"$fn" "$dir/$item.tmp" "$@" && mv "$dir/$item.tmp" "$dir/$item" || rc=1
+		[ "$rc" -eq 0 ] || rm -rf "$dir/$item.tmp"
+	fi
+	flock -u "$lockfd"
+	exec {lockfd}>&-
+	REPLY=$dir/$item
+	return "$rc"
 }
 
 # Shells report death by signal N as 128+N; exit(-1) shows as 255, which is
