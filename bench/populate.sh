@@ -7,6 +7,8 @@
 # sload.f2fs -c -a lz4 loads the same tree compressed (on a volume made
 # with -O extra_attr,compression) beside the reference's uncompressed load
 # (Debian's sload.f2fs has no compression): issue 20 wants at most 0.25.
+# Last, cp -a of the tree and the limit (the tree read once, as many
+# bytes written once): issue 24 wants f2fs-populate at most 0.5x cp -a.
 # Each image is then checked with the reference fsck.f2fs --dry-run (not
 # timed).
 #
@@ -49,23 +51,36 @@ sload=$build/mkfs/sload.f2fs
 [ -x "$build/mkfs/.libs/sload.f2fs" ] && sload=$build/mkfs/.libs/sload.f2fs
 export LD_LIBRARY_PATH=$build/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
-measure() {	# label command...: prints "label seconds maxrss_kib"
+measure() {	# label command...: prints "label seconds maxrss_kib cpu_seconds"
 	local label=$1; shift
 	sync; echo 3 >/proc/sys/vm/drop_caches 2>/dev/null || true
-	/usr/bin/time -o "$work/time" -f '%e %M' "$@" >/dev/null 2>&1 ||
+	/usr/bin/time -o "$work/time" -f '%e %M %U %S' "$@" >/dev/null 2>&1 ||
 		{ echo "$label failed" >&2; exit 1; }
-	echo "$label $(tail -1 "$work/time")"
+	echo "$label $(tail -1 "$work/time" | awk '{ printf "%s %s %.2f", $1, $2, $3 + $4 }')"
 }
 a=$(measure f2fs-populate "$real" --root "$work/src" --no-progress "$work/our.img")
 b=$(measure sload.f2fs "$ref_sload" -f "$work/src" "$work/ref.img")
 c=$(measure "sload.f2fs-c-lz4(ours)" "$sload" -q -c -a lz4 -f "$work/src" "$work/lz4.img")
+# issue 24: beside cp -a of the same tree into a directory on the same
+# disk, and the limit: reading the tree once (tar to /dev/null) plus one
+# sequential write of as many bytes (dd), each from a cold page cache
+d=$(measure "cp-a" cp -a "$work/src" "$work/cpdst")
+rm -rf "$work/cpdst"
+tb=$(du -s --apparent-size --block-size=1M "$work/src" | cut -f1)
+e=$(measure "limit-read(tar)" tar -C "$work" -cf /dev/null src)
+f=$(measure "limit-write(dd)" dd if=/dev/zero of="$work/seq" bs=1M count="$tb" status=none)
+rm -f "$work/seq"
 echo "$a"
 echo "$b"
 echo "$c"
-echo "$a $b" | awk '{ printf "ratio f2fs-populate/sload.f2fs: time %.2f, peak RSS %.2f\n", $2 / ($5 ? $5 : 0.01), $3 / $6 }'
-echo "$c $b" | awk '{ printf "ratio our sload -c -a lz4 / reference sload (uncompressed): time %.2f (target <= 0.25), peak RSS %.2f\n", $2 / ($5 ? $5 : 0.01), $3 / $6 }'
+echo "$d"
+echo "$e"
+echo "$f"
+echo "$a $b" | awk '{ printf "ratio f2fs-populate/sload.f2fs: time %.2f, peak RSS %.2f\n", $2 / ($6 ? $6 : 0.01), $3 / $7 }'
+echo "$c $b" | awk '{ printf "ratio our sload -c -a lz4 / reference sload (uncompressed): time %.2f (target <= 0.25), peak RSS %.2f\n", $2 / ($6 ? $6 : 0.01), $3 / $7 }'
+echo "$a $d $e $f" | awk '{ lim = $10 + $14; printf "ratio f2fs-populate/cp -a: time %.2f (target <= 0.5); cp -a/limit %.2f, f2fs-populate/limit %.2f (limit %.2f s: read %.2f + write %.2f); f2fs-populate CPU %.2f s of %.2f s wall, cp -a CPU %.2f s\n", $2 / ($6 ? $6 : 0.01), $6 / (lim ? lim : 0.01), $2 / (lim ? lim : 0.01), lim, $10, $14, $4, $2, $8 }'
 echo "compressed image: $(du -sm "$work/lz4.img" | cut -f1) MiB allocated, uncompressed $(du -sm "$work/our.img" | cut -f1) MiB"
-echo "(times in seconds, peak RSS in KiB, page cache dropped before each when root)"
+echo "(label, seconds, peak RSS in KiB, CPU seconds; page cache dropped before each when root)"
 for i in our ref lz4; do
 	if "$ref_fsck" --dry-run "$work/$i.img" >"$work/fsck.$i" 2>&1 &&
 	   ! grep -Eq '\[Fail\]|\[FIX|ASSERT' "$work/fsck.$i"; then

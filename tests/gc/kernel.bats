@@ -54,8 +54,6 @@ setup_file() {
 	kernel_dmesg >"$dir/dmesg"
 }
 
-report_of() { sed -n "s/^$1 //p" "$BATS_FILE_TMPDIR/report"; }
-
 setup() {
 	fixtures_require
 	kernel_require

@@ -42,7 +42,6 @@ setup() {
 }
 
 report() { cat "$BATS_FILE_TMPDIR/report"; }
-report_of() { sed -n "s/^$1 //p" "$BATS_FILE_TMPDIR/report"; }
 
 # expect LINE...: each line is in the report, else also the kernel's
 # f2fs and nvme messages

@@ -64,21 +64,6 @@ setup_file() {
 }
 
 # report_of NAME: the guest's lines for one image, without the prefix
-report_of() { sed -n "s/^$1 //p" "$BATS_FILE_TMPDIR/report"; }
-
-expect_report() {
-	local name=$1 want
-	shift
-	for want in "$@"; do
-		if ! report_of "$name" | grep -qx "$want"; then
-			echo "image $name: guest did not report '$want'; its lines:"
-			report_of "$name" | sed 's/^/  /'
-			echo "dmesg (f2fs):"
-			grep -i f2fs "$BATS_FILE_TMPDIR/dmesg" | tail -n 20 | sed 's/^/  /'
-			return 1
-		fi
-	done
-}
 
 setup() {
 	kernel_require

@@ -123,24 +123,6 @@ setup() {
 	}
 }
 
-report_of() { sed -n "s/^$1 //p" "$BATS_FILE_TMPDIR/report"; }
-kernel_manifest() {
-	sed -n "/^$1 MANIFEST-BEGIN\$/,/^$1 MANIFEST-END\$/p" "$BATS_FILE_TMPDIR/report" |
-		sed '1d;$d'
-}
-expect_report() {
-	local name=$1 want
-	shift
-	for want in "$@"; do
-		report_of "$name" | grep -qx "$want" || {
-			echo "image $name: no '$want'; guest said:"
-			report_of "$name" | grep -v '^\./\|^    \|^MANIFEST' | sed 's/^/  /'
-			grep -i f2fs "$BATS_FILE_TMPDIR/dmesg" | tail -n 20
-			return 1
-		}
-	done
-}
-
 @test "kernel populate: the guest ran the whole script, no f2fs errors in dmesg" {
 	! grep -q "populate failed" "$BATS_FILE_TMPDIR/populate.log" || false
 	grep -q '^DONE$' "$BATS_FILE_TMPDIR/report"
@@ -149,7 +131,7 @@ expect_report() {
 }
 
 @test "kernel populate: the kernel sees exactly the host tree (md5, sizes, modes, owners, links, symlinks, devices, xattrs)" {
-	kernel_manifest plain >"$BATS_TEST_TMPDIR/k"
+	report_manifest plain >"$BATS_TEST_TMPDIR/k"
 	[ -s "$BATS_TEST_TMPDIR/k" ]
 	diff "$BATS_FILE_TMPDIR/tree.manifest" "$BATS_TEST_TMPDIR/k"
 }
@@ -162,7 +144,7 @@ expect_report() {
 }
 
 @test "kernel populate: security.selinux labels from file_contexts as the kernel reads them" {
-	kernel_manifest labels >"$BATS_TEST_TMPDIR/k"
+	report_manifest labels >"$BATS_TEST_TMPDIR/k"
 	diff "$BATS_FILE_TMPDIR/labels.manifest" "$BATS_TEST_TMPDIR/k"
 	# sizes_file on a file under /sizes, null_device on the device
 	label=$(printf 'u:object_r:sizes_file:s0\0' | od -An -tx1 | tr -d ' \n')
@@ -173,7 +155,7 @@ expect_report() {
 
 @test "kernel populate: sload.f2fs -C fs_config -s file_contexts -t /system: owners, modes, capabilities and labels as the kernel reads them" {
 	local k=$BATS_TEST_TMPDIR/k cap label
-	kernel_manifest android >"$k"
+	report_manifest android >"$k"
 	diff "$BATS_FILE_TMPDIR/android.manifest" "$k"
 	grep -qx '\. d 751:0:0:[0-9]*' "$k"
 	grep -qx '\./sizes d 750:1000:1000:2' "$k"
@@ -198,7 +180,7 @@ expect_report() {
 	local k=$BATS_TEST_TMPDIR/k
 	expect_report ro "mount ro ok" "umount ok"
 	[[ $(report_of ro) != *"rw mount allowed"* ]]
-	kernel_manifest ro >"$k"
+	report_manifest ro >"$k"
 	[ -s "$k" ]
 	diff "$BATS_FILE_TMPDIR/ro.manifest" "$k"
 	# -P kept mktree's owners
@@ -217,7 +199,7 @@ expect_report() {
 
 @test "kernel populate: sload.f2fs -c -a lz4: Linux reads the compressed tree, writes, remounts; both fscks clean" {
 	local k=$BATS_TEST_TMPDIR/k
-	kernel_manifest compress >"$k"
+	report_manifest compress >"$k"
 	[ -s "$k" ]
 	diff "$BATS_FILE_TMPDIR/compress.manifest" "$k"
 	diff "$BATS_FILE_TMPDIR/ctree.manifest" "$k"
@@ -230,7 +212,7 @@ expect_report() {
 	local k=$BATS_TEST_TMPDIR/k n
 	for n in released lzorle; do
 		expect_report "$n" "mount ok" "append refused" "umount ok"
-		kernel_manifest "$n" >"$k"
+		report_manifest "$n" >"$k"
 		[ -s "$k" ]
 		diff "$BATS_FILE_TMPDIR/$n.manifest" "$k"
 		diff "$BATS_FILE_TMPDIR/ctree.manifest" "$k"

@@ -24,6 +24,7 @@
 #                         124: host timeout).
 #   kernel_output         SCRIPT's stdout+stderr of the last run
 #   kernel_dmesg          the guest's dmesg at the end of the last run
+#   report_of, report_manifest, expect_report  a tagged guest report
 #
 # Which kernel: F2_KERNEL, a series: "6.1" (default; Debian 12's
 # linux-image-6.1.0-N-amd64) or "6.12" (Debian 12's security suite:
@@ -519,6 +520,36 @@ kernel_expect() {
 }
 
 kernel_output() { cat "${KERNEL_OUT:?no kernel_run yet}"; }
+
+# The report a suite saved as $BATS_FILE_TMPDIR/report from a guest that
+# prefixes each line with the tag of the image it speaks of:
+#   report_of TAG         TAG's lines, the tag taken off
+#   report_manifest TAG   the lines between "TAG MANIFEST-BEGIN" and
+#                         "TAG MANIFEST-END" (tests/engine/manifest.sh)
+#   expect_report TAG LINE...  each LINE is one of TAG's; else TAG's
+#                         lines but manifests, and the tail of the
+#                         messages in $BATS_FILE_TMPDIR/dmesg matching
+#                         REPORT_DMESG (an ERE, default f2fs), are shown
+#                         and the status is 1
+report_of() { sed -n "s/^$1 //p" "$BATS_FILE_TMPDIR/report"; }
+report_manifest() {
+	sed -n "/^$1 MANIFEST-BEGIN\$/,/^$1 MANIFEST-END\$/p" "$BATS_FILE_TMPDIR/report" |
+		sed '1d;$d'
+}
+expect_report() {
+	local tag=$1 want
+	shift
+	for want in "$@"; do
+		report_of "$tag" | grep -qx -- "$want" && continue
+		echo "$tag: the guest did not report '$want'; its lines:"
+		report_of "$tag" | grep -v '^\./\|^    \|^MANIFEST\|^XATTRS' | head -n 60 | sed 's/^/  /'
+		if [ -f "$BATS_FILE_TMPDIR/dmesg" ]; then
+			echo "dmesg (${REPORT_DMESG:-f2fs}):"
+			grep -Ei "${REPORT_DMESG:-f2fs}" "$BATS_FILE_TMPDIR/dmesg" | tail -n 20 | sed 's/^/  /'
+		fi
+		return 1
+	done
+}
 
 kernel_dmesg() {
 	sed -n '/^F2GUEST-DMESG-BEGIN$/,/^F2GUEST-DMESG-END$/{/^F2GUEST-DMESG-/d;p}' \
