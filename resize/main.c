@@ -54,7 +54,8 @@ static int busy(const char *path)
 
 static int open_volume(const struct rs_cmd *c, struct f2_io **io, struct f2_fs **fs)
 {
-	struct f2_fs_opts o = { .warn = warn_cb };
+	/* a multi-device volume grows into the whole of its last device */
+	struct f2_fs_opts o = { .warn = warn_cb, .last_dev_whole = 1 };
 	char why[F2_WHY_LEN + 64];
 	int err;
 
@@ -118,13 +119,8 @@ int main(int argc, char **argv)
 			r = RS_EXIT_ERROR;
 			goto out;
 		}
+	/* all devices: the last one whole (last_dev_whole) */
 	dev_sectors = fs->io->size / 512;
-	if (c.target_sectors > dev_sectors && fs->ndevs > 1) {
-		fprintf(stderr, "resize.f2fs: %s: growing a multi-device volume (%u devices) is not "
-			"supported; shrinking within its last device is\n", c.device, fs->ndevs);
-		r = RS_EXIT_ERROR;
-		goto out;
-	}
 	if (c.target_sectors > dev_sectors) {
 		fprintf(stderr, "resize.f2fs: %s: target %llu sectors is beyond its end (%llu "
 			"sectors)\n", c.device, (unsigned long long)c.target_sectors,

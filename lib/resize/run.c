@@ -35,12 +35,13 @@ void f2_resize_sb(const struct f2_fs *fs, const struct f2_resize_plan *p, struct
 	f2_set_le32(sb->segment_count, p->new_segment_count);
 	f2_set_le32(sb->section_count, p->new_secs);
 	f2_set_le32(sb->segment_count_main, p->new_main);
-	/* a multi-device volume: the last device loses the cut segments */
-	if (fs->ndevs > 1 && p->new_main < p->old_main) {
+	/* a multi-device volume: the last device loses the cut segments or
+	 * gains the added ones (the plan checked the result's range) */
+	if (fs->ndevs > 1) {
 		struct f2_device *d = &sb->devs[fs->ndevs - 1];
 
-		f2_set_le32(d->total_segments, f2_le32(d->total_segments) -
-			    (p->old_main - p->new_main));
+		f2_set_le32(d->total_segments, f2_le32(d->total_segments) - p->old_main +
+			    p->new_main);
 	}
 }
 
