@@ -16,17 +16,36 @@
 # Between the two commits (shrink: the checkpoint of the smaller volume
 # written, the superblock not yet; grow: the superblock written, the
 # checkpoint not yet) the checkpoint's free_segment_count is short of the
-# SIT's free segments by the segments cut or added: no order of the two
-# writes avoids it (the count depends on the main area's size, which the
-# superblock holds).  The kernel never reads the count (it rebuilds its
-# free map from the SIT, and its next checkpoint stores the right one);
-# our fsck notes it (CNT_FREE_SEGS_SHORT, a warning); the reference fsck
-# fails its "free segment_count matched with CP" line (a grow that
-# relocates the metadata areas has no such state: each superblock names
-# its own checkpoint).  That line, and
-# only when our fsck found the count short, is allowed; so is its note of
-# an invalid checkpoint crc (a torn pack, the other one in use).
-# The reference fsck (which needs a copy of the volume) runs on every
+# SIT's free segments by the segments cut or added.  No order or
+# intermediate layout of an in-place resize avoids that state:
+#  - every write is atomic only up to a block, and the superblock and the
+#    checkpoint are different blocks, so some write changes the main
+#    area's size (the superblock's segment_count_main) while the
+#    checkpoint in effect stays the same (the newest valid pack at
+#    cp_blkaddr, which an in-place resize keeps; pack validity and choice
+#    read nothing else from the superblock);
+#  - the reference fsck requires that checkpoint's free_segment_count to
+#    equal the segments below segment_count_main with no valid block that
+#    are not a log's (build_sit_area_bitmap's count against "free
+#    segment_count matched with CP"; is_usable_seg only drops zone-capacity
+#    gaps of zoned devices), so under both sizes the segments between them
+#    must be in use;
+#  - they cannot be: a log's segment must lie below segment_count_main
+#    under both superblocks (checkpoint sanity: cur_*_segno), and a valid
+#    block there must be owned (the SIT bitmap equals the reachable blocks,
+#    its count the bitmap's) by a node or file that points past the smaller
+#    main area, an invalid address under the smaller superblock.
+# Only a checkpoint at another address escapes it: a grow that relocates
+# the metadata areas has each superblock name its own checkpoint (no such
+# state, below); doing that for every resize would leave the old areas
+# unused each time.  The kernel never reads the count (it rebuilds its free
+# map from the SIT, and its next checkpoint stores the right one); our
+# fsck notes it (CNT_FREE_SEGS_SHORT, a warning); the reference fsck fails
+# its "free segment_count matched with CP" line.  That line, and only when
+# our fsck found the count short, is allowed; so is its note of an
+# invalid checkpoint crc (a torn pack, the other one in use).
+# The reference fsck (on a copy of a one-device volume; in place on a
+# multi-device one, whose superblock names its devices) runs on every
 # RESIZE_REF_EVERY-th state (default 8; 1 checks all) and on every state
 # with a superblock copy in flux or a short free count.
 load ../lib/common

@@ -10,7 +10,8 @@
  * the superblock first, then a checkpoint for the larger main area.  In
  * both orders the state between the two commits is the old volume (shrink)
  * or the new one (grow) with a checkpoint whose free_segment_count is
- * short: the kernel never reads that count, and fsck.f2fs only notes it.
+ * short: the kernel never reads that count, and fsck.f2fs only notes it
+ * (no in-place order avoids that state: tests/resize/crash.bats says why).
  *
  * A grow past what the existing areas address (one SSA block and one SIT
  * entry per main segment) relocates them: the areas mkfs would lay out
