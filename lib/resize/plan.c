@@ -200,8 +200,6 @@ int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_r
 	memset(p, 0, sizeof(*p));
 	if (!fs->cp)
 		return f2_why(why, len, F2_ENOCP, "no checkpoint loaded");
-	if (fs->features & F2_FEAT_BLKZONED)
-		return f2_why(why, len, F2_EUNSUPP, "zoned volumes (blkzoned) are not resized");
 	if (fs->features & F2_FEAT_RO)
 		return f2_why(why, len, F2_EUNSUPP, "read-only volumes (feature ro) are not resized");
 	spz = sps * f2_le32(sb->secs_per_zone);
@@ -230,6 +228,11 @@ int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_r
 	if (max_main > (0xFFFFFFFFull - fs->seg0_blkaddr) / F2_BLKS_PER_SEG - meta)
 		max_main = ((0xFFFFFFFFull - fs->seg0_blkaddr) / F2_BLKS_PER_SEG - meta) / spz * spz;
 	p->max_main = (uint32_t)max_main;
+	/* a zoned volume shrinks by whole zones (its sections); the zones a
+	 * grow would add may hold old writes, and are not taken */
+	if ((fs->features & F2_FEAT_BLKZONED) && new_main > fs->main_segs)
+		return f2_why(why, len, F2_EUNSUPP, "growing a zoned volume (blkzoned) is not "
+			      "supported; shrinking it is");
 	if (new_main > max_main && !o->safe && fs->ndevs > 1)
 		return f2_why(why, len, F2_EUNSUPP, "growing a multi-device volume (%u devices) "
 			      "past what its SIT and SSA address (%u main segments) is not "
