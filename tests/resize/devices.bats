@@ -61,7 +61,7 @@ expect() {
 	[ "$(report_of age | sed -n 's/^files //p')" -ge 30 ]
 }
 
-@test "resize zoned: resize.f2fs cut whole zones, moved blocks at the write pointers, reset the freed zones" {
+@test "resize zoned: resize.f2fs cut whole zones, moved blocks at the write pointers, reset the freed zones; growing refused" {
 	local old new mib moved resets
 	expect "resize exit 0" "cut zones zero" "fsck1 exit 0"
 	read -r old < <(report_of old | sed -n 's/^main \([0-9]*\) .*/\1/p')
@@ -74,6 +74,9 @@ expect() {
 	# whole zones: the main area lost a multiple of 2 segments
 	[ $(((old - new) % 2)) -eq 0 ]
 	[ "${moved:-0}" -gt 0 ] && [ "${resets:-0}" -gt 0 ]
+	# growing a zoned volume is refused by name
+	expect "grow exit 8"
+	report_of grow | grep -q 'growing a zoned volume (blkzoned) is not supported'
 }
 
 @test "resize zoned: the kernel mounts the smaller volume, every md5 the same, writes and rereads" {

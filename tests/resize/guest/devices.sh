@@ -88,6 +88,9 @@ resize.f2fs -t $t /dev/vda >/tmp/rs 2>&1; echo "resize exit $?"
 sed 's/^/resize /' /tmp/rs
 new=$(sbv segment_count_main)
 echo "new main $new"
+# growing it back (the default target: the namespace whole) is refused
+resize.f2fs -n /dev/vda >/tmp/rsg 2>&1; echo "grow exit $?"
+sed 's/^/grow /' /tmp/rsg
 # the cut zones, past the new end on the namespace, read as zeros
 a=$(dd if=/dev/nvme0n1 bs=1M skip=$mib 2>/dev/null | md5sum | cut -d' ' -f1)
 b=$(dd if=/dev/zero bs=1M count=$((512 - mib)) 2>/dev/null | md5sum | cut -d' ' -f1)
