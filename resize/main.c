@@ -28,8 +28,9 @@ static void warn_cb(void *ctx, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* Mounted, or a block device someone holds exclusively: message, 1. */
-static int busy(const char *path)
+/* Mounted, or (probe) a block device someone holds exclusively:
+ * message, 1. */
+static int busy(const char *path, int probe)
 {
 	char dir[4096];
 	struct stat st;
@@ -40,7 +41,7 @@ static int busy(const char *path)
 			"unmounted\n", path, dir);
 		return 1;
 	}
-	if (stat(path, &st) || !S_ISBLK(st.st_mode))
+	if (!probe || stat(path, &st) || !S_ISBLK(st.st_mode))
 		return 0;
 	fd = open(path, O_RDONLY | O_EXCL);
 	if (fd < 0 && errno == EBUSY) {
@@ -54,7 +55,8 @@ static int busy(const char *path)
 
 static int open_volume(const struct rs_cmd *c, struct f2_io **io, struct f2_fs **fs)
 {
-	struct f2_fs_opts o = { .warn = warn_cb };
+	/* a multi-device volume grows into the whole of its last device */
+	struct f2_fs_opts o = { .warn = warn_cb, .last_dev_whole = 1 };
 	char why[F2_WHY_LEN + 64];
 	int err;
 
@@ -108,23 +110,19 @@ int main(int argc, char **argv)
 
 	if (r)
 		return r > 0 ? RS_EXIT_OK : RS_EXIT_USAGE;
-	if (busy(c.device))
+	if (busy(c.device, 1))
 		return RS_EXIT_ERROR;
 	if (open_volume(&c, &io, &fs))
 		return RS_EXIT_ERROR;
-	/* the other devices of a multi-device volume */
+	/* the other devices of a multi-device volume: mounted?  (Without -n
+	 * the open holds them exclusively already: one in use was refused.) */
 	for (uint32_t i = 1; i < fs->ndevs; i++)
-		if (busy(fs->devs[i].path)) {
+		if (busy(fs->devs[i].path, c.dry_run)) {
 			r = RS_EXIT_ERROR;
 			goto out;
 		}
+	/* all devices: the last one whole (last_dev_whole) */
 	dev_sectors = fs->io->size / 512;
-	if (c.target_sectors > dev_sectors && fs->ndevs > 1) {
-		fprintf(stderr, "resize.f2fs: %s: growing a multi-device volume (%u devices) is not "
-			"supported; shrinking within its last device is\n", c.device, fs->ndevs);
-		r = RS_EXIT_ERROR;
-		goto out;
-	}
 	if (c.target_sectors > dev_sectors) {
 		fprintf(stderr, "resize.f2fs: %s: target %llu sectors is beyond its end (%llu "
 			"sectors)\n", c.device, (unsigned long long)c.target_sectors,
@@ -156,7 +154,7 @@ int main(int argc, char **argv)
 	if (isatty(STDERR_FILENO) && plan.move_data + plan.move_node)
 		fprintf(stderr, "resize.f2fs: %s: moving %llu blocks past the new end...\n",
 			c.device, (unsigned long long)(plan.move_data + plan.move_node));
-	err = f2_resize_run(io, fs, &plan, &st, why, sizeof(why));
+	err = f2_resize_run(io, fs, c.device, &plan, &st, why, sizeof(why));
 	rs_report(stdout, &c, &plan, &st, err, why);
 	if (err) {
 		fprintf(stderr, "resize.f2fs: %s: %s\n", c.device, why);

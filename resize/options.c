@@ -17,7 +17,7 @@ void rs_usage(FILE *out)
 "Usage: resize.f2fs [options] device\n"
 "Grow or shrink an unmounted F2FS volume.\n"
 "  -t, --target SECTORS   new size in 512-byte sectors (default: the device\n"
-"                         or file size)\n"
+"                         or file size; multi-device: the last one whole)\n"
 "  -s, --safe             grow only as far as the metadata areas address\n"
 "  -o, --overprovision P  overprovision percent for the new size (default:\n"
 "                         what mkfs.f2fs picks for it)\n"

@@ -39,11 +39,12 @@ static void report_json(FILE *out, const struct rs_cmd *c, const struct f2_resiz
 		p->tail_cursegs, p->free_head_secs, p->need_secs);
 	if (st)
 		fprintf(out, ",\"moved\":{\"data\":%llu,\"node\":%llu,\"blocks\":%llu,"
-			"\"nodes_dirtied\":%llu,\"skipped\":%llu,\"checkpoints\":%u}",
+			"\"nodes_dirtied\":%llu,\"skipped\":%llu,\"checkpoints\":%u,"
+			"\"zones_reset\":%llu}",
 			(unsigned long long)st->data_moved, (unsigned long long)st->node_moved,
 			(unsigned long long)(st->data_moved + st->node_moved),
 			(unsigned long long)st->nodes_dirtied, (unsigned long long)st->skipped,
-			st->checkpoints);
+			st->checkpoints, (unsigned long long)st->zones_reset);
 	fprintf(out, ",\"error\":");
 	if (err)
 		sup_json_cstr(out, why);
@@ -93,4 +94,6 @@ void rs_report(FILE *out, const struct rs_cmd *c, const struct f2_resize_plan *p
 			"checkpoints\n", (unsigned long long)(st->data_moved + st->node_moved),
 			(unsigned long long)st->data_moved, (unsigned long long)st->node_moved,
 			(unsigned long long)st->nodes_dirtied, st->checkpoints);
+	if (st && st->zones_reset)
+		fprintf(out, "  zones reset: %llu\n", (unsigned long long)st->zones_reset);
 }

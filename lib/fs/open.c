@@ -266,6 +266,8 @@ static int open_devices(struct f2_fs *fs, struct f2_io *first, const struct f2_f
 			err = f2_fs_fail(fs, F2_ETOOSMALL, "device %u (%s) holds %llu bytes, needs %llu",
 					 i, p, (unsigned long long)devs[i]->size,
 					 (unsigned long long)lens[i]);
+		} else if (o && o->last_dev_whole && i == fs->ndevs - 1) {
+			lens[i] = devs[i]->size / F2_BLKSIZE * F2_BLKSIZE;
 		}
 	}
 	if (!err) {

@@ -49,6 +49,8 @@ static int open_devices(const char *path, const struct f2_fs *sb, const struct f
 			snprintf(why, len, "device %u (%s) holds %llu bytes, needs %llu", i, p,
 				 (unsigned long long)devs[i]->size, (unsigned long long)lens[i]);
 			err = F2_ETOOSMALL;
+		} else if (o && o->last_dev_whole && i == sb->ndevs - 1) {
+			lens[i] = devs[i]->size / F2_BLKSIZE * F2_BLKSIZE;
 		}
 	}
 	if (!err) {

@@ -16,6 +16,7 @@
 #include "f2/errors.h"
 #include "f2/gc.h"
 #include "f2/geometry.h"
+#include "f2/io.h"
 #include "f2/resize.h"
 
 struct tail_scan {
@@ -163,8 +164,9 @@ static int plan_relocate(struct f2_fs *fs, const struct f2_resize_opts *o,
 	return 0;
 }
 
-/* A multi-device volume shrinks only within its last device (it loses
- * the cut segments); growing would need the devices' new sizes. */
+/* A multi-device volume changes size only within its last device: it
+ * loses the cut segments, or gains the added ones up to its end (the
+ * join spans it whole: f2_fs_opts.last_dev_whole). */
 static int plan_multi(struct f2_fs *fs, struct f2_resize_plan *p, uint64_t new_main,
 		      char *why, size_t len)
 {
@@ -172,10 +174,12 @@ static int plan_multi(struct f2_fs *fs, struct f2_resize_plan *p, uint64_t new_m
 	uint64_t end = fs->main_blkaddr + new_main * F2_BLKS_PER_SEG;
 	uint32_t segs = f2_le32(fs->sb.devs[fs->ndevs - 1].total_segments);
 
-	if (new_main > p->old_main)
-		return f2_why(why, len, F2_EUNSUPP, "growing a multi-device volume (%u devices) "
-			      "is not supported; shrinking within its last device is", fs->ndevs);
-	if (end <= last->start_blk || p->old_main - new_main >= segs)
+	if (end > fs->io->size / F2_BLKSIZE)
+		return f2_why(why, len, F2_ETOOBIG, "multi-device volume: the new end (block "
+			      "%llu) lies past its last device %s (%llu blocks in all)",
+			      (unsigned long long)end, last->path,
+			      (unsigned long long)(fs->io->size / F2_BLKSIZE));
+	if (end <= last->start_blk || (new_main < p->old_main && p->old_main - new_main >= segs))
 		return f2_why(why, len, F2_EUNSUPP, "multi-device volume: the new end (block "
 			      "%llu) must lie in its last device %s, which starts at block %llu",
 			      (unsigned long long)end, last->path,
@@ -196,8 +200,6 @@ int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_r
 	memset(p, 0, sizeof(*p));
 	if (!fs->cp)
 		return f2_why(why, len, F2_ENOCP, "no checkpoint loaded");
-	if (fs->features & F2_FEAT_BLKZONED)
-		return f2_why(why, len, F2_EUNSUPP, "zoned volumes (blkzoned) are not resized");
 	if (fs->features & F2_FEAT_RO)
 		return f2_why(why, len, F2_EUNSUPP, "read-only volumes (feature ro) are not resized");
 	spz = sps * f2_le32(sb->secs_per_zone);
@@ -226,6 +228,15 @@ int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_r
 	if (max_main > (0xFFFFFFFFull - fs->seg0_blkaddr) / F2_BLKS_PER_SEG - meta)
 		max_main = ((0xFFFFFFFFull - fs->seg0_blkaddr) / F2_BLKS_PER_SEG - meta) / spz * spz;
 	p->max_main = (uint32_t)max_main;
+	/* a zoned volume shrinks by whole zones (its sections); the zones a
+	 * grow would add may hold old writes, and are not taken */
+	if ((fs->features & F2_FEAT_BLKZONED) && new_main > fs->main_segs)
+		return f2_why(why, len, F2_EUNSUPP, "growing a zoned volume (blkzoned) is not "
+			      "supported; shrinking it is");
+	if (new_main > max_main && !o->safe && fs->ndevs > 1)
+		return f2_why(why, len, F2_EUNSUPP, "growing a multi-device volume (%u devices) "
+			      "past what its SIT and SSA address (%u main segments) is not "
+			      "supported (-s grows to that)", fs->ndevs, p->max_main);
 	if (new_main > max_main) {
 		if (!o->safe) {
 			err = plan_relocate(fs, o, p, spz, why, len);
@@ -247,10 +258,11 @@ int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_r
 	p->new_segment_count = (p->relocate ? p->shift : meta) + p->new_main;
 	p->new_blocks = p->clamped ? (uint64_t)fs->seg0_blkaddr +
 			(uint64_t)p->new_segment_count * F2_BLKS_PER_SEG : o->target_blocks;
-	/* the devices of a multi-device volume sum up to block_count */
+	/* the devices of a multi-device volume sum up to block_count: the
+	 * last one loses or gains the segments */
 	if (fs->ndevs > 1)
-		p->new_blocks = fs->block_count - (uint64_t)(p->old_main - p->new_main) *
-				F2_BLKS_PER_SEG;
+		p->new_blocks = fs->block_count - (uint64_t)p->old_main * F2_BLKS_PER_SEG +
+				(uint64_t)p->new_main * F2_BLKS_PER_SEG;
 	if (p->new_main == p->old_main) {
 		p->kind = F2_RESIZE_NONE;
 		return 0;

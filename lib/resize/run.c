@@ -10,7 +10,9 @@
  * SIT blocks, none left in the journal, and a checkpoint is written with
  * the smaller main area's counts: read with the old superblock it is the
  * old volume with free_segment_count short by the cut segments; (3) the
- * superblock, the commit point.
+ * superblock, the commit point.  On a zoned volume the moves write at
+ * the zones' write pointers and the zones of the free sections, the cut
+ * ones with them, are reset before (2).
  * Grow: (1) the SIT entries of the new segments are zeroed in both copies
  * (nothing reads them yet); (2) the superblock: with the old checkpoint it
  * is the new volume with free_segment_count short by the new segments and
@@ -35,12 +37,13 @@ void f2_resize_sb(const struct f2_fs *fs, const struct f2_resize_plan *p, struct
 	f2_set_le32(sb->segment_count, p->new_segment_count);
 	f2_set_le32(sb->section_count, p->new_secs);
 	f2_set_le32(sb->segment_count_main, p->new_main);
-	/* a multi-device volume: the last device loses the cut segments */
-	if (fs->ndevs > 1 && p->new_main < p->old_main) {
+	/* a multi-device volume: the last device loses the cut segments or
+	 * gains the added ones (the plan checked the result's range) */
+	if (fs->ndevs > 1) {
 		struct f2_device *d = &sb->devs[fs->ndevs - 1];
 
-		f2_set_le32(d->total_segments, f2_le32(d->total_segments) -
-			    (p->old_main - p->new_main));
+		f2_set_le32(d->total_segments, f2_le32(d->total_segments) - p->old_main +
+			    p->new_main);
 	}
 }
 
@@ -110,17 +113,18 @@ static int cut_main(struct f2_engine *w, const struct f2_resize_plan *p)
 	return 0;
 }
 
-static int shrink(struct f2_io *io, struct f2_fs *fs, const struct f2_resize_plan *p,
-		  struct f2_resize_stats *st, char *why, size_t len)
+static int shrink(struct f2_io *io, struct f2_fs *fs, const char *path,
+		  const struct f2_resize_plan *p, struct f2_resize_stats *st, char *why, size_t len)
 {
 	uint64_t start = f2_fs_seg_start(fs, p->new_main);
 	struct f2_gc_move_stats ms = { 0 };
 	struct f2_super sb;
 	struct f2_engine *w;
-	int err = f2_engine_open(fs, NULL, &w);
+	char zwhy[F2_WHY_LEN];
+	int err = f2_engine_open_zoned(fs, path, &w, zwhy, sizeof(zwhy));
 
 	if (err)
-		return f2_why(why, len, err, "%s", fs->why);
+		return f2_why(why, len, err, "%s", zwhy);
 	f2_resize_sb(fs, p, &sb);
 	if (p->move_data || p->move_node || p->tail_cursegs) {
 		err = f2_gc_move_range(w, start, (uint64_t)(p->old_main - p->new_main) *
@@ -136,7 +140,12 @@ static int shrink(struct f2_io *io, struct f2_fs *fs, const struct f2_resize_pla
 		}
 		st->checkpoints++;
 	}
-	err = cut_main(w, p);
+	/* zoned: the free sections' zones (the cut ones with them) are
+	 * reset while the committed checkpoint calls them free */
+	err = f2_engine_zone_reset_free(w, NULL);
+	st->zones_reset = f2_engine_zones_reset(w);
+	if (!err)
+		err = cut_main(w, p);
 	if (!err)
 		err = f2_engine_checkpoint(w);
 	if (err) {
@@ -236,8 +245,9 @@ static int grow(struct f2_io *io, struct f2_fs *fs, const struct f2_resize_plan 
 	return err;
 }
 
-int f2_resize_run(struct f2_io *io, struct f2_fs *fs, const struct f2_resize_plan *p,
-		  struct f2_resize_stats *st, char *why, size_t len)
+int f2_resize_run(struct f2_io *io, struct f2_fs *fs, const char *path,
+		  const struct f2_resize_plan *p, struct f2_resize_stats *st, char *why,
+		  size_t len)
 {
 	memset(st, 0, sizeof(*st));
 	if (p->kind == F2_RESIZE_NONE)
@@ -245,6 +255,6 @@ int f2_resize_run(struct f2_io *io, struct f2_fs *fs, const struct f2_resize_pla
 	if (fs->main_segs != p->old_main || !fs->cp)
 		return f2_why(why, len, F2_EBADOPT, "the plan was made for another volume");
 	if (p->kind == F2_RESIZE_SHRINK)
-		return shrink(io, fs, p, st, why, len);
+		return shrink(io, fs, path, p, st, why, len);
 	return p->relocate ? rs_relocate(io, fs, p, st, why, len) : grow(io, fs, p, st, why, len);
 }

@@ -303,7 +303,7 @@ shrink_check() {
 	md5sum <"$T/img" | cmp - "$T/md5.before"
 }
 
-@test "a multi-device volume shrinks within its last device; below it, or growing, refused by name" {
+@test "a multi-device volume shrinks within its last device, below it refused by name; grows back" {
 	local segs
 	require_prog "$MKFS" "$F2AGE"
 	make_image "$T/a" 64M
@@ -331,12 +331,64 @@ shrink_check() {
 	"$F2WALK" "$T/a" >"$T/tree.after"
 	diff "$T/tree.before" "$T/tree.after"
 	both_fsck_clean "$T/a"
-	# growing back is not supported
-	md5sum "$T/a" "$T/b" >"$T/md5.before"
-	run "$RESIZE" -t $((128 << 11)) "$T/a"
+	# growing back (the default target: the last device whole) gives the
+	# last device its segments again
+	rs_json "$T/a"
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .kind)" = grow ] && [ "$(rsv .error)" = null ]
+	[ "$(sb_field "$T/a" 'devs\[1\].total_segments')" -eq "$segs" ]
+	[ "$(sb_field "$T/a" block_count)" -eq $((128 << 8)) ]
+	"$F2WALK" "$T/a" >"$T/tree.after"
+	diff "$T/tree.before" "$T/tree.after"
+	both_fsck_clean "$T/a"
+}
+
+@test "a multi-device volume grows by what its last device gained; past what its SIT and SSA address refused by name, -s clamps" {
+	local segs main
+	require_prog "$MKFS" "$F2AGE"
+	make_image "$T/a" 64M
+	make_image "$T/b" 64M
+	run_mkfs "$MKFS" -f -q -c "$T/b" "$T/a"
+	"$F2AGE" fill "$T/a" 60 2 >/dev/null
+	"$F2WALK" "$T/a" >"$T/tree.before"
+	segs=$(sb_field "$T/a" 'devs\[1\].total_segments')
+	main=$(sb_field "$T/a" segment_count_main)
+	# the first device is not the one that grows: nothing to do
+	truncate -s 96M "$T/a"
+	rs_json "$T/a" -n
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .kind)" = none ]
+	truncate -s 64M "$T/a"
+	# the last device 32 MiB larger: 16 more segments, there
+	truncate -s 96M "$T/b"
+	rs_json "$T/a" -n
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .kind)" = grow ] && [ "$(rsv .new.main_segments)" -eq $((main + 16)) ]
+	rs_json "$T/a"
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .error)" = null ]
+	[ "$(sb_field "$T/a" segment_count_main)" -eq $((main + 16)) ]
+	[ "$(sb_field "$T/a" 'devs\[1\].total_segments')" -eq $((segs + 16)) ]
+	[ "$(sb_field "$T/a" 'devs\[0\].total_segments')" -eq 31 ]
+	[ "$(sb_field "$T/a" block_count)" -eq $((160 << 8)) ]
+	"$F2WALK" "$T/a" >"$T/tree.after"
+	diff "$T/tree.before" "$T/tree.after"
+	both_fsck_clean "$T/a"
+	# a target past the devices' end
+	run "$RESIZE" -t $((200 << 11)) "$T/a"
 	[ "$status" -eq 8 ]
-	[[ $output == *"growing a multi-device volume (2 devices) is not supported"* ]]
+	[[ $output == *"beyond its end"* ]]
+	# 2 GiB: past what the one SSA segment addresses (512 main segments);
+	# relocating the areas of a multi-device volume is refused by name
+	truncate -s 2G "$T/b"
+	md5sum "$T/a" >"$T/md5.before"
+	run "$RESIZE" "$T/a"
+	[ "$status" -eq 8 ]
+	[[ $output == *"growing a multi-device volume (2 devices) past what its SIT and SSA address (512 main segments) is not supported"* ]]
 	md5sum -c --quiet "$T/md5.before"
+	rs_json "$T/a" -s
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .error)" = null ]
+	[ "$(sb_field "$T/a" segment_count_main)" -eq 512 ]
+	[ "$(sb_field "$T/a" 'devs\[1\].total_segments')" -eq $((segs + 512 - main)) ]
+	"$F2WALK" "$T/a" >"$T/tree.after"
+	diff "$T/tree.before" "$T/tree.after"
+	both_fsck_clean "$T/a"
 }
 
 @test "options: --help, -V, usage errors, a target beyond the device, an unclean volume" {

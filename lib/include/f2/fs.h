@@ -39,6 +39,9 @@ struct f2_fs_opts {
 	int force_pack;		/* 1 or 2: use that cp pack if valid; 0 = newest */
 	int shared;		/* f2_fs_open_rw(): without O_EXCL, on a device the
 				 * kernel holds (fsck under a read-only mount) */
+	int last_dev_whole;	/* a multi-device volume's join spans its last
+				 * device whole, not only the segments the
+				 * superblock records (resize.f2fs grows into it) */
 	f2_warn_fn warn;	/* non-fatal findings (opening, skipped entries), may be NULL */
 	void *warn_ctx;
 };

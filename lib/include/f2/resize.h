@@ -10,7 +10,14 @@
  * the superblock first, then a checkpoint for the larger main area.  In
  * both orders the state between the two commits is the old volume (shrink)
  * or the new one (grow) with a checkpoint whose free_segment_count is
- * short: the kernel never reads that count, and fsck.f2fs only notes it.
+ * short: the kernel never reads that count, and fsck.f2fs only notes it
+ * (no in-place order avoids that state: tests/resize/crash.bats says why).
+ *
+ * A zoned volume shrinks the same way, by whole zones (sections): the
+ * moves write at the zones' write pointers (the engine's zoned logs), and
+ * before the checkpoint of the smaller main area every free section's
+ * zone, the cut ones among them, is reset (free in the committed
+ * checkpoint, so nothing references their blocks).  It does not grow.
  *
  * A grow past what the existing areas address (one SSA block and one SIT
  * entry per main segment) relocates them: the areas mkfs would lay out
@@ -80,16 +87,19 @@ int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_r
 struct f2_resize_stats {
 	uint64_t data_moved, node_moved, nodes_dirtied, skipped;
 	uint32_t checkpoints;		/* checkpoints committed */
+	uint64_t zones_reset;		/* zoned volume: zones of freed sections reset */
 };
 
 /*
- * Carry out plan p on fs (opened read-write on io by f2_fs_open_rw(), the
- * plan made on it).  fs must not be used afterwards but closed (its
- * geometry is the old one).  0, or a negative code with why filled; a
- * failure leaves the old or the new volume on disk.
+ * Carry out plan p on fs (opened read-write on io by f2_fs_open_rw() from
+ * path, its first device: a zoned volume's zones are opened from there,
+ * f2_engine_open_zoned; the plan made on it).  fs must not be used
+ * afterwards but closed (its geometry is the old one).  0, or a negative
+ * code with why filled; a failure leaves the old or the new volume on disk.
  */
-int f2_resize_run(struct f2_io *io, struct f2_fs *fs, const struct f2_resize_plan *p,
-		  struct f2_resize_stats *st, char *why, size_t len);
+int f2_resize_run(struct f2_io *io, struct f2_fs *fs, const char *path,
+		  const struct f2_resize_plan *p, struct f2_resize_stats *st, char *why,
+		  size_t len);
 
 /*
  * The superblock of fs with the geometry of p (block, segment, section
