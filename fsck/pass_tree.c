@@ -397,6 +397,22 @@ other:
 }
 
 /* The data addresses of one node (the inode or a direct node). */
+/* The first of addrs[k..n) not NULL_ADDR (n if none).  Most slots of an
+ * inode or a direct node are empty: they are skipped 16 at a time. */
+static uint32_t next_addr(const le32 *addrs, uint32_t k, uint32_t n)
+{
+	for (; k + 16 <= n; k += 16) {
+		uint64_t q[8];
+
+		memcpy(q, addrs + k, sizeof(q));
+		if (q[0] | q[1] | q[2] | q[3] | q[4] | q[5] | q[6] | q[7])
+			break;
+	}
+	while (k < n && f2_le32(addrs[k]) == F2_NULL_ADDR)
+		k++;
+	return k;
+}
+
 static int walk_addrs(struct walk *w, const void *area, uint32_t n, uint32_t nid, uint64_t fofs,
 		      uint32_t wbase)
 {
@@ -407,12 +423,10 @@ static int walk_addrs(struct walk *w, const void *area, uint32_t n, uint32_t nid
 
 	w->nver = fsck_nat(w->ctx, nid, &ni) ? -1 : ni.version;
 
-	for (uint32_t k = 0; k < n; k++) {
+	for (uint32_t k = next_addr(addrs, 0, n); k < n; k = next_addr(addrs, k + 1, n)) {
 		uint32_t a = f2_le32(addrs[k]);
 		int err;
 
-		if (a == F2_NULL_ADDR)
-			continue;
 		/* a released cluster's head: releasing uncharged it
 		 * (F2FS_IOC_RELEASE_COMPRESS_BLOCKS) */
 		if (a == F2_COMPRESS_ADDR && released)
