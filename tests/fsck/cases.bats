@@ -220,3 +220,4 @@ preen_pair() {
 @test "114-rescue-ssa-zeroed" { run_case 114-rescue-ssa-zeroed; }
 @test "115-rescue-nat-share" { run_case 115-rescue-nat-share; }
 @test "116-rescue-cp-stale" { run_case 116-rescue-cp-stale; }
+@test "117-sb-both-lost" { run_case 117-sb-both-lost; }
