@@ -11,7 +11,8 @@
  * bitmap sizes, its payload, and a main area whose size less the
  * overprovision is user_block_count; when the device is larger than the
  * volume, the volume size that does.  The sections are the split whose
- * GC reserve is the pack's (as mkfs computes it), else the smallest.
+ * GC reserve is the pack's at mkfs's best ratio, else at some ratio (-o),
+ * else the smallest.
  * The candidate is then opened (the superblock held in memory by an
  * overlay): the pack must load and the root inode read as a directory.
  *
@@ -63,8 +64,8 @@ static int geom_fits(const struct f2_geom *g, const struct f2_checkpoint *cp, ui
 	    f2_le32(cp->nat_ver_bitmap_bytesize) != g->nat_bitmap_bytes ||
 	    sum < 1 + g->cp_payload ||
 	    (sum != 1 + g->cp_payload && !(f2_le32(cp->ckpt_flags) & F2_CP_ORPHAN_PRESENT)) ||
-	    ovp >= g->segment_count_main ||
-	    f2_le64(cp->user_block_count) != (uint64_t)(g->segment_count_main - ovp) * F2_BLKS_PER_SEG)
+	    ovp >= g->usable_segments ||
+	    f2_le64(cp->user_block_count) != (uint64_t)(g->usable_segments - ovp) * F2_BLKS_PER_SEG)
 		return 0;
 	for (int i = 0; i < 3; i++)
 		if (f2_le32(cp->cur_node_segno[i]) >= g->segment_count_main ||
@@ -96,7 +97,7 @@ static int fit(uint64_t dev_blocks, uint32_t s, uint32_t z, int lnb, const struc
 {
 	uint64_t blocks = dev_blocks;
 	uint64_t want = f2_le64(cp->user_block_count) / F2_BLKS_PER_SEG +
-			f2_le32(cp->overprov_segment_count);
+			f2_le32(cp->overprov_segment_count);	/* usable segments */
 
 	*shrunk = 0;
 	for (int tries = 0; tries < 8; tries++) {
@@ -106,7 +107,7 @@ static int fit(uint64_t dev_blocks, uint32_t s, uint32_t z, int lnb, const struc
 			return 0;
 		if (geom_fits(g, cp, cp_blk))
 			return 1;
-		have = g->segment_count_main;
+		have = g->usable_segments;
 		if (have <= want)
 			return 0;	/* never more than the device */
 		blocks -= (have - want) * F2_BLKS_PER_SEG;
@@ -115,12 +116,36 @@ static int fit(uint64_t dev_blocks, uint32_t s, uint32_t z, int lnb, const struc
 	return 0;
 }
 
+/* Some overprovision ratio r gives, with s usable segments a section,
+ * the pack's reserve as mkfs computes it (f2_geometry_reserve()):
+ * reserved = floor((2 * (100 / r + 1) + 6) * s), overprov - reserved =
+ * floor((main - reserved) * r / 100), main the usable segments.  The two
+ * ranges of r must meet. */
+static int reserve_fits(uint32_t main, uint32_t s, uint32_t rsvd, uint32_t ovp)
+{
+	double xlo = ((double)rsvd / s - 8) / 2, xhi = ((double)(rsvd + 1) / s - 8) / 2;
+	double lo, hi;
+
+	if (ovp < rsvd || main <= rsvd || xhi <= 0)
+		return 0;
+	/* 100 / r in [xlo, xhi) */
+	lo = 100 / xhi;
+	hi = xlo > 0 ? 100 / xlo : 1e9;
+	if (lo < 100.0 * (ovp - rsvd) / (main - rsvd))
+		lo = 100.0 * (ovp - rsvd) / (main - rsvd);
+	if (hi > 100.0 * (ovp - rsvd + 1) / (main - rsvd))
+		hi = 100.0 * (ovp - rsvd + 1) / (main - rsvd);
+	return lo < hi + 1e-9;
+}
+
 /* Segment 0 at cp_blk: the zone split and geometry that fit the pack;
- * 2 when the GC reserve agrees too, 1 fits, 0 none. */
+ * 3 when mkfs's best ratio gives the pack's reserve, 2 some ratio does,
+ * 1 the layout alone fits, 0 none. */
 static int find_geom(uint64_t dev_blocks, const struct f2_checkpoint *cp, uint32_t cp_blk,
 		     struct f2_geom *out, int *shrunk)
 {
-	uint32_t zone = cp_blk / F2_BLKS_PER_SEG;
+	uint32_t zone = cp_blk / F2_BLKS_PER_SEG, rsvd = f2_le32(cp->rsvd_segment_count);
+	uint32_t ovp = f2_le32(cp->overprov_segment_count);
 	int best = 0;
 
 	if (!zone || cp_blk % F2_BLKS_PER_SEG || zone > MAX_ZONE_SEGS)
@@ -131,14 +156,17 @@ static int find_geom(uint64_t dev_blocks, const struct f2_checkpoint *cp, uint32
 		for (int lnb = 0; lnb < 2; lnb++) {
 			struct f2_geom g;
 			struct f2_reserve r;
-			int sh, score;
+			int sh, score = 1;
 
 			if (!fit(dev_blocks, s, zone / s, lnb, cp, cp_blk, &g, &sh))
 				continue;
-			score = !f2_geometry_reserve(g.segment_count_main, g.segment_count_main,
-						     g.section_count, 0, &r, NULL) &&
-				r.reserved == f2_le32(cp->rsvd_segment_count) &&
-				r.overprov == f2_le32(cp->overprov_segment_count) ? 2 : 1;
+			if (!f2_geometry_reserve(g.segment_count_main, g.usable_segments,
+						 g.section_count, 0, &r, NULL) &&
+			    r.reserved == rsvd && r.overprov == ovp)
+				score = 3;
+			else if (reserve_fits(g.usable_segments, (uint32_t)((g.usable_segments +
+					      g.section_count - 1) / g.section_count), rsvd, ovp))
+				score = 2;
 			if (score > best) {
 				best = score;
 				*out = g;
@@ -331,6 +359,12 @@ static int open_with(struct f2_io *io, const struct f2_super *sb, struct f2_io *
 	return err;
 }
 
+static int sit_add(void *arg, const struct f2_sit_info *si)
+{
+	*(uint64_t *)arg += si->vblocks;
+	return 0;
+}
+
 static void close_with(struct f2_io *ov, struct f2_fs *fs)
 {
 	f2_fs_close(fs);
@@ -411,6 +445,12 @@ static int verify(struct f2_io *io, const struct f2_geom *g, struct f2_rescue_sb
 		f2_sb_set_crc(&out->sb);
 	}
 	if (!err) {
+		uint64_t sum = 0;
+
+		/* a layout off by a segment can still read a root: the SIT
+		 * then does not add up to the pack's count */
+		out->sit_agrees = !f2_sit_iter(fs, sit_add, &sum) &&
+				  sum == f2_le64(fs->cp->valid_block_count);
 		out->pack = fs->cp_pack + 1;
 		out->inodes = fsn.inodes;
 		out->csum_seed_solved = !!(f2_le32(out->sb.feature) & F2_FEAT_INODE_CHKSUM);
@@ -422,20 +462,57 @@ out:
 	return err;
 }
 
+/* The candidates of one pack head at block b (pack 1 there, or pack 2
+ * one segment past pack 1), best fit first; *best keeps the first that
+ * verifies with a SIT that adds up, else the first that verifies. */
+static void try_head(struct f2_io *io, uint64_t dev_blocks, const uint8_t *blk, uint64_t b,
+		     struct f2_rescue_sb *best, struct f2_rescue_sb *cand, char *vwhy, size_t vlen)
+{
+	struct f2_geom g[2];
+	int score[2], shrunk[2] = { 0, 0 };
+
+	for (uint32_t pack = 0; pack < 2; pack++)
+		score[pack] = b > pack * F2_BLKS_PER_SEG ?
+			find_geom(dev_blocks, (const void *)blk,
+				  (uint32_t)(b - pack * F2_BLKS_PER_SEG), &g[pack], &shrunk[pack]) : 0;
+	for (int i = 0; i < 2; i++) {
+		int pack = (score[1] > score[0]) ^ i;
+
+		if (!score[pack] || (best->pack && best->sit_agrees) ||
+		    verify(io, &g[pack], cand, vwhy, vlen))
+			continue;
+		if (shrunk[pack])
+			snprintf(cand->source, sizeof(cand->source), "checkpoint pack %d and its main "
+				 "area (a volume of %llu blocks on a device of %llu)", pack + 1,
+				 (unsigned long long)g[pack].block_count,
+				 (unsigned long long)dev_blocks);
+		else
+			snprintf(cand->source, sizeof(cand->source), "checkpoint pack %d and the "
+				 "device size (%llu blocks)", pack + 1, (unsigned long long)dev_blocks);
+		cand->segs_per_sec = g[pack].segs_per_sec;
+		cand->secs_per_zone = g[pack].secs_per_zone;
+		if (!best->pack || (cand->sit_agrees && !best->sit_agrees))
+			*best = *cand;
+	}
+}
+
 int f2_rescue_sb(struct f2_io *io, struct f2_rescue_sb *out, char *why, size_t len)
 {
 	uint64_t dev_blocks = io->size / F2_BLKSIZE;
 	uint8_t *blk = malloc(F2_BLKSIZE);
+	struct f2_rescue_sb *cand = malloc(sizeof(*cand));
 	char vwhy[F2_WHY_LEN] = "";
-	int err = F2_ENOCP, heads = 0;
+	int heads = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (!blk)
+	if (!blk || !cand) {
+		free(blk);
+		free(cand);
 		return -ENOMEM;
-	snprintf(why, len, "no checkpoint pack at a zone boundary");
+	}
 	/* pack 1 of a zone of z segments is at block z * 512, pack 2 one
 	 * segment further */
-	for (uint32_t k = 1; k <= MAX_ZONE_SEGS + 1 && err; k++) {
+	for (uint32_t k = 1; k <= MAX_ZONE_SEGS + 1 && !(out->pack && out->sit_agrees); k++) {
 		uint64_t b = (uint64_t)k * F2_BLKS_PER_SEG;
 
 		if (b >= dev_blocks)
@@ -443,32 +520,16 @@ int f2_rescue_sb(struct f2_io *io, struct f2_rescue_sb *out, char *why, size_t l
 		if (f2_io_read_block(io, b, blk) || !cp_head_ok(blk))
 			continue;
 		heads++;
-		for (uint32_t pack = 0; pack < 2 && err; pack++) {
-			uint32_t cp_blk = (uint32_t)(b - pack * F2_BLKS_PER_SEG);
-			struct f2_geom g;
-			int shrunk = 0;
-
-			if (!find_geom(dev_blocks, (const void *)blk, cp_blk, &g, &shrunk))
-				continue;
-			err = verify(io, &g, out, vwhy, sizeof(vwhy));
-			if (err)
-				continue;
-			if (shrunk)
-				snprintf(out->source, sizeof(out->source), "checkpoint pack %u and its "
-					 "main area (a volume of %llu blocks on a device of %llu)",
-					 pack + 1, (unsigned long long)g.block_count,
-					 (unsigned long long)dev_blocks);
-			else
-				snprintf(out->source, sizeof(out->source), "checkpoint pack %u and the "
-					 "device size (%llu blocks)", pack + 1,
-					 (unsigned long long)dev_blocks);
-			out->segs_per_sec = g.segs_per_sec;
-			out->secs_per_zone = g.secs_per_zone;
-		}
+		try_head(io, dev_blocks, blk, b, out, cand, vwhy, sizeof(vwhy));
 	}
-	if (err && heads)
+	free(blk);
+	free(cand);
+	if (out->pack)
+		return 0;
+	if (heads)
 		snprintf(why, len, "%d checkpoint pack heads found, no layout fits them%s%s", heads,
 			 vwhy[0] ? ": " : "", vwhy);
-	free(blk);
-	return err;
+	else
+		snprintf(why, len, "no checkpoint pack at a zone boundary");
+	return heads ? F2_ECORRUPT : F2_ENOCP;
 }

@@ -109,6 +109,7 @@ struct f2_rescue_sb {
 	struct f2_super sb;		/* crc set when sb_checksum is on */
 	char source[160];		/* "checkpoint pack 1 and the device size (...)" */
 	int pack;			/* the pack the volume opened with: 1 or 2 */
+	int sit_agrees;			/* the SIT adds up to the pack's valid blocks */
 	uint32_t segs_per_sec, secs_per_zone;
 	uint32_t inodes;		/* inodes read for the features */
 	int csum_seed_solved;		/* inode_checksum: the uuid matches its seed */
