@@ -22,13 +22,13 @@
  * files at the nids mkfs gives them, lost+found in the root.  The uuid is
  * lost, but inode checksums are seeded with a crc of it: the seed is
  * solved from one inode's checksum (crc32 is affine in its seed),
- * checked on others, and a new uuid made whose crc is that seed.
+ * checked on others, and a new uuid made whose crc is that seed (the
+ * rest of it from a crc of the checkpoint: the same volume gets the same).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <uuid/uuid.h>
 #include "f2/crc.h"
 #include "f2/errors.h"
 #include "f2/file.h"
@@ -231,13 +231,26 @@ static uint32_t tail_fn(const void *arg, uint32_t x)
 	return f2_crc32(*(const uint32_t *)arg, b, sizeof(b));
 }
 
-/* A new uuid whose crc (the checksum seed) is seed: its last four bytes
- * solved.  0, or -1. */
+/* A uuid (version 4 in form) from the checkpoint the volume opened
+ * with: a second rebuild of the same volume makes the same one. */
+static void uuid_from_cp(const struct f2_checkpoint *cp, uint8_t uuid[16])
+{
+	for (uint32_t i = 0; i < 4; i++) {
+		uint32_t w = f2_crc32(i + 1, cp, sizeof(*cp));
+
+		for (int k = 0; k < 4; k++)
+			uuid[4 * i + k] = (uint8_t)(w >> (8 * k));
+	}
+	uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x40);
+	uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80);
+}
+
+/* uuid with its last four bytes solved for a crc (the checksum seed)
+ * of seed.  0, or -1. */
 static int uuid_for_seed(uint32_t seed, uint8_t uuid[16])
 {
 	uint32_t head, tail;
 
-	uuid_generate(uuid);
 	head = f2_crc32(~0u, uuid, 12);
 	if (solve(tail_fn, &head, seed, &tail))
 		return -1;
@@ -253,6 +266,7 @@ struct feat_scan {
 	struct f2_node *node;
 	uint32_t features;
 	uint32_t qf_ino[3];
+	uint8_t uuid[16];		/* uuid_from_cp() */
 	uint32_t inodes;
 	/* inode checksums: the seed the first implies, and the votes */
 	int have_seed;
@@ -384,11 +398,12 @@ static void build(const struct f2_geom *g, const struct feat_scan *fsn, struct f
 	if (fsn) {
 		for (int t = 0; t < 3; t++)
 			f2_set_le32(sb->qf_ino[t], fsn->qf_ino[t]);
+		memcpy(sb->uuid, fsn->uuid, sizeof(sb->uuid));
 		if (fsn->have_seed && fsn->csum_yes >= fsn->csum_no &&
 		    !uuid_for_seed(fsn->seed, sb->uuid))
 			f2_set_le32(sb->feature, f2_le32(sb->feature) | F2_FEAT_INODE_CHKSUM);
 		else
-			uuid_generate(sb->uuid);
+			memcpy(sb->uuid, fsn->uuid, sizeof(sb->uuid));
 	}
 	f2_sb_set_crc(sb);
 }
@@ -418,6 +433,7 @@ static int verify(struct f2_io *io, const struct f2_geom *g, struct f2_rescue_sb
 		goto out;
 	}
 	fsn.fs = fs;
+	uuid_from_cp(fs->cp, fsn.uuid);
 	err = f2_nat_iter(fs, look_inode, &fsn);
 	close_with(ov, fs);
 	fs = NULL;

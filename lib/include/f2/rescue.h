@@ -101,8 +101,9 @@ int f2_rescue_rebuild(struct f2_rescue *r, struct f2_io *io, unsigned what, uint
  * and features read from the inodes; verified by opening the volume with
  * it (held in memory: nothing is written).  The label, extension lists,
  * the strict casefold flag, sb_checksum and multi-device, zoned and
- * read-only layouts are not recovered (defaults); the uuid is a new one
- * that keeps the inodes' checksums (their seed solved).  0 with *out, or
+ * read-only layouts are not recovered (defaults); the uuid is a new one,
+ * the same for the same checkpoint, that keeps the inodes' checksums
+ * (their seed solved).  0 with *out, or
  * a negative code with why filled (F2_ENOCP: no pack found).
  */
 struct f2_rescue_sb {
