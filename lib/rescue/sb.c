@@ -4,8 +4,9 @@
  *
  * The checkpoint packs survive at segment 0, the first zone boundary past
  * the two superblock blocks (geometry.c), so a pack head at block b of a
- * volume made at the start of its device says the zone is b/512 segments
- * (pack 1) or b/512 - 1 (pack 2).  mkfs's layout (f2_geometry_compute())
+ * volume made at the start of its disk says the zone is b/512 segments
+ * (pack 1) or b/512 - 1 (pack 2); on a partition whose offset moved
+ * segment 0 below block 4096, any larger zone (up to 512 MiB) may be.  mkfs's layout (f2_geometry_compute())
  * for the device size and each way of splitting that zone into sections
  * must then give the pack's own numbers: its place, its SIT and NAT
  * bitmap sizes, its payload, and a main area whose size less the
@@ -40,6 +41,8 @@
 #include "f2/sb.h"
 
 #define MAX_ZONE_SEGS	1024u	/* a zone at most 2 GiB (geometry.c) */
+#define MAX_SHIFT_ZONE	256u	/* zones looked for behind a partition offset */
+#define DENSE_BLOCKS	4096u	/* every block below this may be segment 0 */
 #define CSUM_SAMPLES	8u
 
 /* A checkpoint head: its crc, at an offset the format allows. */
@@ -74,12 +77,15 @@ static int geom_fits(const struct f2_geom *g, const struct f2_checkpoint *cp, ui
 	return 1;
 }
 
-/* mkfs's geometry for a volume of blocks, zone split s x z. */
-static int layout(uint64_t blocks, uint32_t s, uint32_t z, int lnb, struct f2_geom *g)
+/* mkfs's geometry for a volume of blocks, zone split s x z, made on a
+ * partition start 512-byte sectors into its disk. */
+static int layout(uint64_t blocks, uint64_t start, uint32_t s, uint32_t z, int lnb,
+		  struct f2_geom *g)
 {
 	struct f2_geom_params p;
 
 	memset(&p, 0, sizeof(p));
+	p.start_sector = start;
 	p.sector_size = F2_SECTOR_SIZE;
 	p.ndevs = 1;
 	p.devs[0].total_sectors = blocks * (F2_BLKSIZE / F2_SECTOR_SIZE);
@@ -92,8 +98,8 @@ static int layout(uint64_t blocks, uint32_t s, uint32_t z, int lnb, struct f2_ge
 /* The geometry with zone split s x z that fits the pack: the device's
  * size, else (a volume smaller than its device) the size whose main area
  * the pack counts.  *shrunk: the volume is smaller than the device. */
-static int fit(uint64_t dev_blocks, uint32_t s, uint32_t z, int lnb, const struct f2_checkpoint *cp,
-	       uint32_t cp_blk, struct f2_geom *g, int *shrunk)
+static int fit(uint64_t dev_blocks, uint64_t start, uint32_t s, uint32_t z, int lnb,
+	       const struct f2_checkpoint *cp, uint32_t cp_blk, struct f2_geom *g, int *shrunk)
 {
 	uint64_t blocks = dev_blocks;
 	uint64_t want = f2_le64(cp->user_block_count) / F2_BLKS_PER_SEG +
@@ -103,7 +109,7 @@ static int fit(uint64_t dev_blocks, uint32_t s, uint32_t z, int lnb, const struc
 	for (int tries = 0; tries < 8; tries++) {
 		uint64_t have;
 
-		if (layout(blocks, s, z, lnb, g))
+		if (layout(blocks, start, s, z, lnb, g))
 			return 0;
 		if (geom_fits(g, cp, cp_blk))
 			return 1;
@@ -140,37 +146,49 @@ static int reserve_fits(uint32_t main, uint32_t s, uint32_t rsvd, uint32_t ovp)
 
 /* Segment 0 at cp_blk: the zone split and geometry that fit the pack;
  * 3 when mkfs's best ratio gives the pack's reserve, 2 some ratio does,
- * 1 the layout alone fits, 0 none. */
+ * 1 the layout alone fits, 0 none.  Segment 0 is the first zone boundary
+ * past the superblocks: at block zone * 512 of a volume at the start of
+ * its disk, else a partition offset put it there (then any zone larger
+ * than cp_blk, and the offset that gives it). */
 static int find_geom(uint64_t dev_blocks, const struct f2_checkpoint *cp, uint32_t cp_blk,
 		     struct f2_geom *out, int *shrunk)
 {
-	uint32_t zone = cp_blk / F2_BLKS_PER_SEG, rsvd = f2_le32(cp->rsvd_segment_count);
-	uint32_t ovp = f2_le32(cp->overprov_segment_count);
+	uint32_t rsvd = f2_le32(cp->rsvd_segment_count), ovp = f2_le32(cp->overprov_segment_count);
+	uint32_t zmin = cp_blk / F2_BLKS_PER_SEG, zmax = zmin;
 	int best = 0;
 
-	if (!zone || cp_blk % F2_BLKS_PER_SEG || zone > MAX_ZONE_SEGS)
+	if (cp_blk < 2)
 		return 0;
-	for (uint32_t s = 1; s <= zone; s++) {
-		if (zone % s)
-			continue;
-		for (int lnb = 0; lnb < 2; lnb++) {
-			struct f2_geom g;
-			struct f2_reserve r;
-			int sh, score = 1;
+	if (cp_blk % F2_BLKS_PER_SEG) {
+		zmin++;
+		zmax = MAX_SHIFT_ZONE;
+	}
+	for (uint32_t zone = zmin; zone <= zmax && zone <= MAX_ZONE_SEGS; zone++) {
+		uint64_t start = ((uint64_t)zone * F2_BLKS_PER_SEG - cp_blk) *
+				 (F2_BLKSIZE / F2_SECTOR_SIZE);
 
-			if (!fit(dev_blocks, s, zone / s, lnb, cp, cp_blk, &g, &sh))
+		for (uint32_t s = 1; s <= zone; s++) {
+			if (zone % s)
 				continue;
-			if (!f2_geometry_reserve(g.segment_count_main, g.usable_segments,
-						 g.section_count, 0, &r, NULL) &&
-			    r.reserved == rsvd && r.overprov == ovp)
-				score = 3;
-			else if (reserve_fits(g.usable_segments, (uint32_t)((g.usable_segments +
-					      g.section_count - 1) / g.section_count), rsvd, ovp))
-				score = 2;
-			if (score > best) {
-				best = score;
-				*out = g;
-				*shrunk = sh;
+			for (int lnb = 0; lnb < 2; lnb++) {
+				struct f2_geom g;
+				struct f2_reserve r;
+				int sh, score = 1;
+
+				if (!fit(dev_blocks, start, s, zone / s, lnb, cp, cp_blk, &g, &sh))
+					continue;
+				if (!f2_geometry_reserve(g.segment_count_main, g.usable_segments,
+							 g.section_count, 0, &r, NULL) &&
+				    r.reserved == rsvd && r.overprov == ovp)
+					score = 3;
+				else if (reserve_fits(g.usable_segments, (uint32_t)((g.usable_segments +
+						      g.section_count - 1) / g.section_count), rsvd, ovp))
+					score = 2;
+				if (score > best) {
+					best = score;
+					*out = g;
+					*shrunk = sh;
+				}
 			}
 		}
 	}
@@ -488,7 +506,7 @@ static void try_head(struct f2_io *io, uint64_t dev_blocks, const uint8_t *blk, 
 	int score[2], shrunk[2] = { 0, 0 };
 
 	for (uint32_t pack = 0; pack < 2; pack++)
-		score[pack] = b > pack * F2_BLKS_PER_SEG ?
+		score[pack] = b >= 2 + pack * F2_BLKS_PER_SEG ?
 			find_geom(dev_blocks, (const void *)blk,
 				  (uint32_t)(b - pack * F2_BLKS_PER_SEG), &g[pack], &shrunk[pack]) : 0;
 	for (int i = 0; i < 2; i++) {
@@ -505,6 +523,12 @@ static void try_head(struct f2_io *io, uint64_t dev_blocks, const uint8_t *blk, 
 		else
 			snprintf(cand->source, sizeof(cand->source), "checkpoint pack %d and the "
 				 "device size (%llu blocks)", pack + 1, (unsigned long long)dev_blocks);
+		if (g[pack].segment0_blkaddr % F2_BLKS_PER_SEG) {
+			size_t n = strlen(cand->source);
+
+			snprintf(cand->source + n, sizeof(cand->source) - n, ", segment 0 at block "
+				 "%u (a partition offset)", g[pack].segment0_blkaddr);
+		}
 		cand->segs_per_sec = g[pack].segs_per_sec;
 		cand->secs_per_zone = g[pack].secs_per_zone;
 		if (!best->pack || (cand->sit_agrees && !best->sit_agrees))
@@ -526,11 +550,10 @@ int f2_rescue_sb(struct f2_io *io, struct f2_rescue_sb *out, char *why, size_t l
 		free(cand);
 		return -ENOMEM;
 	}
-	/* pack 1 of a zone of z segments is at block z * 512, pack 2 one
-	 * segment further */
-	for (uint32_t k = 1; k <= MAX_ZONE_SEGS + 1 && !(out->pack && out->sit_agrees); k++) {
-		uint64_t b = (uint64_t)k * F2_BLKS_PER_SEG;
-
+	/* pack 1 at segment 0 (any block below DENSE_BLOCKS, or a zone of z
+	 * segments in: block z * 512), pack 2 one segment further */
+	for (uint64_t b = 2; b <= (uint64_t)(MAX_ZONE_SEGS + 1) * F2_BLKS_PER_SEG &&
+	     !(out->pack && out->sit_agrees); b += b < DENSE_BLOCKS ? 1 : F2_BLKS_PER_SEG) {
 		if (b >= dev_blocks)
 			break;
 		if (f2_io_read_block(io, b, blk) || !cp_head_ok(blk))
