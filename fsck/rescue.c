@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "f2/bitmap.h"
 #include "f2/errors.h"
 #include "f2/rescue.h"
@@ -177,11 +176,7 @@ int rescue_cp(struct fsck_ctx *ctx)
 		f2_rescue_free(r);
 		return FSCK_EXIT_UNCORRECTED;
 	}
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	err = f2_rescue_rebuild(r, ctx->rw, F2_RESCUE_CP, NULL, why, sizeof(why));
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	fprintf(stderr, "TIMING rebuild %.3f\n", (t1.tv_sec-t0.tv_sec)+(t1.tv_nsec-t0.tv_nsec)/1e9);
 	f2_rescue_free(r);
 	problem_fixed(ctx, PR_CP_LOST, !err);
 	if (err) {
