@@ -47,6 +47,9 @@ struct f2_rescue {
 	uint32_t nids, nodes, inodes, files, dirs, others, dropped;
 	uint32_t unnamed, stale_inodes;	/* inodes no directory names: kept, left out */
 	uint32_t top_nid;		/* one past the highest kept nid */
+	uint32_t seen_end;		/* one past the highest nid with a version:
+					 * loops stop there (the rest of n[] is
+					 * never touched: no page faults) */
 	uint64_t max_ver;
 };
 /* Mark the kept inodes the directories name from the root (reach.c). */

@@ -162,6 +162,8 @@ static int consider(struct f2_rescue *r, const struct f2_node *n, uint32_t addr)
 		}
 	} else {
 		r->nids++;
+		if (nid >= r->seen_end)
+			r->seen_end = nid + 1;
 	}
 	b->blkaddr = addr;
 	b->ver = ver;
@@ -287,7 +289,7 @@ static int hangs(const struct f2_rescue *r, uint32_t nid)
 /* kept: the nodes that hang from a live inode */
 static void mark(struct f2_rescue *r)
 {
-	for (uint32_t nid = 0; nid < r->fs->max_nid; nid++) {
+	for (uint32_t nid = 0; nid < r->seen_end; nid++) {
 		struct rs_node *b = &r->n[nid];
 
 		b->kept = b->blkaddr && hangs(r, nid) && !r->n[b->ino].dead;
@@ -301,7 +303,7 @@ static int prune(struct f2_rescue *r)
 
 	if (err)
 		return err;
-	for (uint32_t nid = F2_ROOT_INO; nid < r->fs->max_nid; nid++) {
+	for (uint32_t nid = F2_ROOT_INO; nid < r->seen_end; nid++) {
 		struct rs_node *b = &r->n[nid];
 
 		if (!b->kept || b->ino != nid || b->reached)
@@ -333,7 +335,7 @@ static int keep(struct f2_rescue *r)
 	mark(r);
 	if (r->o.stale && (err = prune(r)))
 		return err;
-	for (uint32_t nid = 0; nid < fs->max_nid; nid++) {
+	for (uint32_t nid = 0; nid < r->seen_end; nid++) {
 		struct rs_node *b = &r->n[nid];
 		uint32_t idx, seg;
 
@@ -434,6 +436,7 @@ void f2_rescue_stats(const struct f2_rescue *r, struct f2_rescue_stats *st)
 	st->data_blocks = r->data_blocks;
 	st->reserved_blocks = r->reserved;
 	st->max_ver = r->max_ver;
+	st->nid_end = r->top_nid;
 }
 
 int f2_rescue_node(const struct f2_rescue *r, uint32_t nid, uint32_t *ino, uint32_t *blkaddr)

@@ -74,6 +74,7 @@ struct f2_rescue_stats {
 	uint64_t data_blocks;		/* distinct main blocks the kept nodes address */
 	uint64_t reserved_blocks;	/* NEW_ADDR slots (counted valid by the kernel) */
 	uint64_t max_ver;		/* highest checkpoint version seen */
+	uint32_t nid_end;		/* one past the highest kept nid */
 };
 
 int f2_rescue_scan(struct f2_fs *fs, const struct f2_rescue_opts *o, struct f2_rescue **out);
