@@ -120,6 +120,9 @@ int cp_head_check(struct fsck_ctx *ctx, int *rewritten);
  * (at open; 0 once rebuilt and reopened, else the exit code), lost NAT
  * entries (the phase after the checkpoint's). */
 int rescue_cp(struct fsck_ctx *ctx);
+/* Both superblock copies lost (rescue_sb.c, at open): 0 once both are
+ * rewritten (open the volume again), else the exit code. */
+int rescue_sb(struct fsck_ctx *ctx, int may_write);
 int pass_rescue(struct fsck_ctx *ctx);
 int pass_rescue_stale(struct fsck_ctx *ctx);	/* after the walk: a stale checkpoint */
 int pass_sit_load(struct fsck_ctx *ctx);

@@ -238,9 +238,14 @@ static int open_fs(struct fsck_ctx *ctx)
 		return rescue_cp(ctx);	/* the last resort: rebuild from the main area */
 	}
 	if (ctx->fs && ctx->fs->io && (err == F2_EBADMAGIC || err == F2_EBADCRC ||
-				       err == F2_ECORRUPT || err == F2_ERANGE)) {
-		fix_problem(ctx, PR_SB_NONE_VALID, "%s", ctx->fs->why);
-		return FSCK_EXIT_OPERATIONAL;
+				       err == F2_ECORRUPT || err == F2_ERANGE) && !ctx->rescued) {
+		/* the last resort: a superblock from the checkpoint packs */
+		rc = rescue_sb(ctx, may_write(ctx) && !ctx->mounted_ro);
+		if (rc)
+			return rc;
+		f2_fs_close(ctx->fs);
+		ctx->fs = NULL;
+		return open_fs(ctx);
 	}
 	if (ctx->fs && ctx->fs->io && (err == F2_ETOOSMALL || err == F2_EBADOPT)) {
 		fix_problem(ctx, PR_SB_DEVICE_MISSING, "%s", ctx->fs->why);

@@ -43,7 +43,9 @@ void fsck_usage(FILE *out)
 "only when every error is safe to preen; then reboot before it is mounted\n"
 "read-write.\n"
 "When a whole checkpoint area or NAT blocks are lost, -y rebuilds them from\n"
-"the node blocks of the main area (-n says what it would find; -p never).\n"
+"the node blocks of the main area; both superblock copies, from a surviving\n"
+"checkpoint pack, the device size and the inodes (-n says what it would\n"
+"find; -p never).\n"
 "Exit status: 0 clean, 1 errors corrected, 2 reboot (repaired under a\n"
 "read-only mount), 4 errors left, 8 operational error, 16 usage error,\n"
 "32 canceled by the user; their sum.\n");

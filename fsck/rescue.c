@@ -236,7 +236,8 @@ int pass_rescue(struct fsck_ctx *ctx)
 	err = f2_rescue_scan(fs, &o, &r);
 	if (err)
 		return err;
-	for (uint32_t nid = F2_ROOT_INO; nid < fs->max_nid; nid++) {
+	f2_rescue_stats(r, &st);
+	for (uint32_t nid = F2_ROOT_INO; nid < st.nid_end; nid++) {
 		struct f2_nat_info ni;
 		uint32_t ino, addr;
 
@@ -248,7 +249,6 @@ int pass_rescue(struct fsck_ctx *ctx)
 		f2_rescue_free(r);
 		return 0;
 	}
-	f2_rescue_stats(r, &st);
 	yes = fix_problem(ctx, PR_NAT_LOST, "%llu NAT entries in use, the checkpoint counts %u "
 			  "nodes: %u nodes found in the main area have a free NAT entry%s",
 			  (unsigned long long)in_nat, want, lost,

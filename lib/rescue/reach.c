@@ -21,7 +21,7 @@
 struct reach {
 	struct f2_rescue *r;
 	uint32_t *queue, head, tail;
-	uint32_t *by_ino;	/* r->data indexes sorted by owner ino */
+	uint32_t *by_ino;	/* r->data indexes of directories, by owner ino */
 	size_t nby;
 };
 
@@ -105,8 +105,9 @@ int rs_reach(struct f2_rescue *r)
 	s.by_ino = malloc((r->ndata ? r->ndata : 1) * sizeof(*s.by_ino));
 	if (!blk || !s.queue || !s.by_ino)
 		goto out;
+	/* only directories' blocks are read: files' are never sorted */
 	for (size_t i = 0; i < r->ndata; i++)
-		if (r->n[r->data[i].nid].kept)
+		if (r->n[r->data[i].nid].kept && S_ISDIR(r->n[owner(r, i)].mode))
 			s.by_ino[s.nby++] = (uint32_t)i;
 	qsort_r(s.by_ino, s.nby, sizeof(*s.by_ino), cmp_owner, r);
 	if (r->n[F2_ROOT_INO].kept && r->n[F2_ROOT_INO].ino == F2_ROOT_INO) {

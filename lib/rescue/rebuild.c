@@ -160,7 +160,7 @@ static int set_nat(struct f2_rescue *r, struct f2_engine *w, unsigned what, uint
 	}
 	if (!err && !(what & F2_RESCUE_NAT_FREE))
 		err = f2_nat_iter(fs, free_stale, &nw);
-	for (uint32_t nid = F2_ROOT_INO; nid < fs->max_nid && !err; nid++) {
+	for (uint32_t nid = F2_ROOT_INO; nid < r->top_nid && !err; nid++) {
 		const struct rs_node *b = &r->n[nid];
 		struct f2_nat_info ni;
 

@@ -2,10 +2,12 @@
 /*
  * scan.c - the rescue's scan (f2/rescue.h): every main-area block read
  * once, node blocks recognised by footer and content, the newest version
- * of every nid chosen; then the chosen blocks read again in address order
- * to link each tree (parent to child at the offset the parent implies)
- * and collect the data addresses; only nodes that hang from an inode are
- * kept.  Every number read from disk is bounded before it indexes.
+ * of every nid chosen; while a version is the newest seen, the children
+ * it names (at the offset it implies) and its data addresses are noted,
+ * tagged with its block, so the main area is read once: once every block
+ * is read, the notes of the versions chosen link each tree, the others
+ * are dropped.  Only nodes that hang from an inode are kept.  Every
+ * number read from disk is bounded before it indexes.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -52,20 +54,97 @@ static int hint(const struct f2_rescue *r, uint32_t nid, uint32_t blkaddr)
 	return r->o.hint ? r->o.hint(r->o.hint_arg, nid, blkaddr) : 0;
 }
 
-/* Keep block addr for its nid when it is the newest seen so far. */
-static void consider(struct f2_rescue *r, const struct f2_node *n, uint32_t addr)
+/* Grow *arr (elements of size sz, *cap of them) to hold one more. */
+static int grow(void **arr, size_t n, size_t *cap, size_t sz)
+{
+	void *p;
+	size_t c;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 4096;
+	p = realloc(*arr, c * sz);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = c;
+	return 0;
+}
+
+static int note_child(struct f2_rescue *r, uint32_t parent, uint32_t src, uint32_t child,
+		      uint32_t ofs)
+{
+	if (!child || child >= r->fs->max_nid || child == parent)
+		return 0;
+	if (grow((void **)&r->links, r->nlinks, &r->cap_links, sizeof(*r->links)))
+		return -ENOMEM;
+	r->links[r->nlinks++] = (struct rs_link){ parent, src, child, ofs };
+	return 0;
+}
+
+static int note_data(struct f2_rescue *r, uint32_t nid, uint32_t src, uint32_t addr)
+{
+	if (addr != F2_NEW_ADDR && !f2_fs_in_main(r->fs, addr))
+		return 0;
+	if (grow((void **)&r->data, r->ndata, &r->cap_data, sizeof(*r->data)))
+		return -ENOMEM;
+	r->data[r->ndata++] = (struct rs_data){ addr, nid, src };
+	return 0;
+}
+
+/* The children and data addresses node n (of nid, at block src) names;
+ * an inode's are read through r->ir, node_ok()'s parse of it. */
+static int note_node(struct f2_rescue *r, uint32_t nid, uint32_t src, const struct f2_node *n)
+{
+	const struct rs_node *b = &r->n[nid];
+	int err = 0;
+
+	if (nid == b->ino) {
+		const struct f2_inode_ref *ir = r->ir;
+
+		err = note_child(r, nid, src, f2_le32(n->i.i_xattr_nid), F2_NODE_OFS_XATTR);
+		if (n->i.i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY))
+			return err;
+		for (unsigned k = 0; k < F2_NIDS_PER_INODE && !err; k++)
+			err = note_child(r, nid, src, f2_le32(n->i.i_nid[k]), f2_node_top_ofs(k));
+		for (uint32_t i = 0; i < ir->addrs && !err; i++) {
+			uint32_t a = f2_inode_addr(ir, i);
+
+			if (a)
+				err = note_data(r, nid, src, a);
+		}
+		return err;
+	}
+	if (b->ofs == F2_NODE_OFS_XATTR)
+		return 0;
+	if (f2_node_is_dnode(b->ofs)) {
+		for (uint32_t i = 0; i < F2_ADDRS_PER_BLOCK && !err; i++)
+			if (n->dn.addr[i])
+				err = note_data(r, nid, src, f2_le32(n->dn.addr[i]));
+		return err;
+	}
+	for (uint32_t i = 0; i < F2_NIDS_PER_BLOCK && !err; i++)
+		if (n->in.nid[i])
+			err = note_child(r, nid, src, f2_le32(n->in.nid[i]),
+					 f2_node_child_ofs(b->ofs, i));
+	return err;
+}
+
+/* Keep block addr for its nid when it is the newest seen so far, and
+ * note what it names. */
+static int consider(struct f2_rescue *r, const struct f2_node *n, uint32_t addr)
 {
 	uint32_t nid = f2_le32(n->footer.nid), ver = low_ver(n);
 	struct rs_node *b;
 	uint16_t mode = 0;
 
 	if (!node_ok(r, n, &mode))
-		return;
+		return 0;
 	if (r->o.max_ver && ver > r->o.max_ver)
-		return;
+		return 0;
 	r->node_blocks++;
 	if (r->o.hint_required && !hint(r, nid, addr))
-		return;
+		return 0;
 	if (ver > r->max_ver)
 		r->max_ver = ver;
 	b = &r->n[nid];
@@ -73,16 +152,18 @@ static void consider(struct f2_rescue *r, const struct f2_node *n, uint32_t addr
 		int hn, ho;
 
 		if (ver < b->ver)
-			return;
+			return 0;
 		if (ver == b->ver) {
 			hn = hint(r, nid, addr);
 			ho = hint(r, nid, b->blkaddr);
 			/* one version: the hinted block, else the later one */
 			if (ho > hn || (ho == hn && b->blkaddr > addr))
-				return;
+				return 0;
 		}
 	} else {
 		r->nids++;
+		if (nid >= r->seen_end)
+			r->seen_end = nid + 1;
 	}
 	b->blkaddr = addr;
 	b->ver = ver;
@@ -92,6 +173,7 @@ static void consider(struct f2_rescue *r, const struct f2_node *n, uint32_t addr
 	b->mode = mode;
 	/* an inode the kernel was deleting: newest, but never kept */
 	b->dead = nid == b->ino && !f2_le32(n->i.i_links);
+	return note_node(r, nid, addr, n);
 }
 
 /* Segments [seg, seg + cnt) read at once, every node block considered;
@@ -101,16 +183,17 @@ static int read_run(struct f2_rescue *r, uint8_t *buf, uint32_t seg, uint32_t cn
 	struct f2_fs *fs = r->fs;
 	uint64_t first = f2_fs_seg_start(fs, seg);
 	uint32_t blocks = cnt * F2_BLKS_PER_SEG;
+	int err = 0;
 
 	if (f2_io_read(fs->io, first * F2_BLKSIZE, buf, (size_t)blocks * F2_BLKSIZE))
 		for (uint32_t i = 0; i < blocks; i++)
 			if (f2_fs_read_block(fs, first + i, buf + (size_t)i * F2_BLKSIZE))
 				memset(buf + (size_t)i * F2_BLKSIZE, 0, F2_BLKSIZE);
-	for (uint32_t i = 0; i < blocks; i++)
-		consider(r, (const struct f2_node *)(buf + (size_t)i * F2_BLKSIZE),
-			 (uint32_t)(first + i));
+	for (uint32_t i = 0; i < blocks && !err; i++)
+		err = consider(r, (const struct f2_node *)(buf + (size_t)i * F2_BLKSIZE),
+			       (uint32_t)(first + i));
 	r->blocks_read += blocks;
-	return 0;
+	return err;
 }
 
 /* The first segment at or after seg that may hold data (a sparse image's
@@ -142,130 +225,50 @@ static int pass_footers(struct f2_rescue *r)
 {
 	uint32_t total = r->fs->main_segs, seg = next_seg(r, 0);
 	uint8_t *buf = malloc((size_t)SCAN_CHUNK * F2_BLKSIZE);
+	int err = 0;
 
 	if (!buf)
 		return -ENOMEM;
-	while (seg < total) {
+	while (seg < total && !err) {
 		uint32_t cnt = 1;
 
 		while (cnt < SCAN_CHUNK / F2_BLKS_PER_SEG && seg + cnt < total &&
 		       next_seg(r, seg + cnt) == seg + cnt)
 			cnt++;
-		read_run(r, buf, seg, cnt);
+		err = read_run(r, buf, seg, cnt);
 		seg = next_seg(r, seg + cnt);
 		if (r->o.progress)
 			r->o.progress(r->o.progress_arg, seg, total);
 	}
 	free(buf);
-	return 0;
-}
-
-/* Child nid of parent (owner ino), expected at node offset ofs. */
-static void link_child(struct f2_rescue *r, uint32_t parent, uint32_t ino, uint32_t child,
-		       uint32_t ofs)
-{
-	struct rs_node *c;
-
-	if (!child || child >= r->fs->max_nid || child == parent)
-		return;
-	c = &r->n[child];
-	if (c->blkaddr && c->ino == ino && c->ofs == ofs && child != ino && !c->parent)
-		c->parent = parent;
-}
-
-static int add_data(struct f2_rescue *r, uint32_t nid, uint32_t addr)
-{
-	if (addr != F2_NEW_ADDR && !f2_fs_in_main(r->fs, addr))
-		return 0;
-	if (r->ndata == r->cap_data) {
-		size_t cap = r->cap_data ? r->cap_data * 2 : 4096;
-		struct rs_data *d = realloc(r->data, cap * sizeof(*d));
-
-		if (!d)
-			return -ENOMEM;
-		r->data = d;
-		r->cap_data = cap;
-	}
-	r->data[r->ndata].blkaddr = addr;
-	r->data[r->ndata++].nid = nid;
-	return 0;
-}
-
-/* The children and data addresses of the chosen node of nid. */
-static int link_node(struct f2_rescue *r, uint32_t nid, const struct f2_node *n)
-{
-	const struct rs_node *b = &r->n[nid];
-	int err = 0;
-
-	if (nid == b->ino) {
-		struct f2_inode_ref *ir = r->ir;
-
-		if (f2_inode_parse(r->fs, nid, n, ir))
-			return 0;
-		link_child(r, nid, nid, f2_le32(n->i.i_xattr_nid), F2_NODE_OFS_XATTR);
-		if (n->i.i_inline & (F2_INLINE_DATA | F2_INLINE_DENTRY))
-			return 0;
-		for (unsigned k = 0; k < F2_NIDS_PER_INODE; k++)
-			link_child(r, nid, nid, f2_le32(n->i.i_nid[k]), f2_node_top_ofs(k));
-		for (uint32_t i = 0; i < ir->addrs && !err; i++)
-			err = add_data(r, nid, f2_inode_addr(ir, i));
-		return err;
-	}
-	if (b->ofs == F2_NODE_OFS_XATTR)
-		return 0;
-	if (f2_node_is_dnode(b->ofs)) {
-		for (uint32_t i = 0; i < F2_ADDRS_PER_BLOCK && !err; i++)
-			err = add_data(r, nid, f2_le32(n->dn.addr[i]));
-		return err;
-	}
-	for (uint32_t i = 0; i < F2_NIDS_PER_BLOCK; i++)
-		link_child(r, nid, b->ino, f2_le32(n->in.nid[i]), f2_node_child_ofs(b->ofs, i));
-	return 0;
-}
-
-static int by_addr(const void *a, const void *b, void *arg)
-{
-	const struct rs_node *n = arg;
-	uint32_t x = n[*(const uint32_t *)a].blkaddr, y = n[*(const uint32_t *)b].blkaddr;
-
-	return x < y ? -1 : x > y;
-}
-
-static int pass_links(struct f2_rescue *r)
-{
-	uint32_t *order = malloc((size_t)(r->nids ? r->nids : 1) * sizeof(*order)), k = 0;
-	uint8_t *buf = malloc((size_t)F2_BLKS_PER_SEG * F2_BLKSIZE);
-	int err = 0;
-
-	if (!order || !buf) {
-		free(order);
-		free(buf);
-		return -ENOMEM;
-	}
-	for (uint32_t nid = 0; nid < r->fs->max_nid; nid++)
-		if (r->n[nid].blkaddr)
-			order[k++] = nid;
-	qsort_r(order, k, sizeof(*order), by_addr, r->n);
-	/* the chosen blocks of one segment in one read, first to last */
-	for (uint32_t i = 0, j; i < k && !err; i = j) {
-		uint32_t first = r->n[order[i]].blkaddr, seg = f2_fs_segno(r->fs, first), last;
-
-		for (j = i; j < k && f2_fs_segno(r->fs, r->n[order[j]].blkaddr) == seg; j++)
-			;
-		last = r->n[order[j - 1]].blkaddr;
-		if (f2_io_read(r->fs->io, (uint64_t)first * F2_BLKSIZE, buf,
-			       (size_t)(last - first + 1) * F2_BLKSIZE))
-			continue;	/* read in pass 1: gone since */
-		for (uint32_t m = i; m < j && !err; m++) {
-			const struct f2_node *n = (const void *)(buf + (size_t)(r->n[order[m]].blkaddr -
-									   first) * F2_BLKSIZE);
-
-			err = link_node(r, order[m], n);
-		}
-	}
-	free(order);
-	free(buf);
 	return err;
+}
+
+/* The notes of the chosen versions, in the order the scan met them
+ * (block order): each child gets the first chosen parent that names it
+ * at its offset, of its owner; the data addresses of other versions go. */
+static void resolve(struct f2_rescue *r)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < r->nlinks; i++) {
+		const struct rs_link *l = &r->links[i];
+		const struct rs_node *p = &r->n[l->parent];
+		struct rs_node *c = &r->n[l->child];
+
+		if (p->blkaddr != l->src)
+			continue;
+		if (c->blkaddr && c->ino == p->ino && c->ofs == l->ofs && l->child != p->ino &&
+		    !c->parent)
+			c->parent = l->parent;
+	}
+	free(r->links);
+	r->links = NULL;
+	r->nlinks = r->cap_links = 0;
+	for (size_t i = 0; i < r->ndata; i++)
+		if (r->n[r->data[i].nid].blkaddr == r->data[i].src)
+			r->data[k++] = r->data[i];
+	r->ndata = k;
 }
 
 /* nid hangs from an inode: parents up to the inode, at most 3 levels. */
@@ -286,7 +289,7 @@ static int hangs(const struct f2_rescue *r, uint32_t nid)
 /* kept: the nodes that hang from a live inode */
 static void mark(struct f2_rescue *r)
 {
-	for (uint32_t nid = 0; nid < r->fs->max_nid; nid++) {
+	for (uint32_t nid = 0; nid < r->seen_end; nid++) {
 		struct rs_node *b = &r->n[nid];
 
 		b->kept = b->blkaddr && hangs(r, nid) && !r->n[b->ino].dead;
@@ -300,7 +303,7 @@ static int prune(struct f2_rescue *r)
 
 	if (err)
 		return err;
-	for (uint32_t nid = F2_ROOT_INO; nid < r->fs->max_nid; nid++) {
+	for (uint32_t nid = F2_ROOT_INO; nid < r->seen_end; nid++) {
 		struct rs_node *b = &r->n[nid];
 
 		if (!b->kept || b->ino != nid || b->reached)
@@ -332,7 +335,7 @@ static int keep(struct f2_rescue *r)
 	mark(r);
 	if (r->o.stale && (err = prune(r)))
 		return err;
-	for (uint32_t nid = 0; nid < fs->max_nid; nid++) {
+	for (uint32_t nid = 0; nid < r->seen_end; nid++) {
 		struct rs_node *b = &r->n[nid];
 		uint32_t idx, seg;
 
@@ -404,10 +407,10 @@ int f2_rescue_scan(struct f2_fs *fs, const struct f2_rescue_opts *o, struct f2_r
 		return -ENOMEM;
 	}
 	err = pass_footers(r);
-	if (!err)
-		err = pass_links(r);
-	if (!err)
+	if (!err) {
+		resolve(r);
 		err = keep(r);
+	}
 	if (err) {
 		f2_rescue_free(r);
 		return err;
@@ -433,6 +436,7 @@ void f2_rescue_stats(const struct f2_rescue *r, struct f2_rescue_stats *st)
 	st->data_blocks = r->data_blocks;
 	st->reserved_blocks = r->reserved;
 	st->max_ver = r->max_ver;
+	st->nid_end = r->top_nid;
 }
 
 int f2_rescue_node(const struct f2_rescue *r, uint32_t nid, uint32_t *ino, uint32_t *blkaddr)
@@ -451,6 +455,7 @@ void f2_rescue_free(struct f2_rescue *r)
 	free(r->n);
 	free(r->ir);
 	free(r->data);
+	free(r->links);
 	free(r->used);
 	free(r->segtype);
 	free(r);

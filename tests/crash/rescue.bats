@@ -90,3 +90,11 @@ rescue_case() {
 @test "power cuts while fsck -y rebuilds over a stale checkpoint (116-rescue-cp-stale)" {
 	rescue_case 116-rescue-cp-stale "0x02000E 0x030002 0x04000A 0x04000D 0x090001 0x090002"
 }
+
+@test "power cuts while fsck -y rewrites both lost superblock copies (117-sb-both-lost)" {
+	rescue_case 117-sb-both-lost 0x01000C
+}
+
+@test "power cuts while fsck -y rewrites both lost superblock copies, sections of 2 (118-sb-both-lost-sect)" {
+	rescue_case 118-sb-both-lost-sect 0x01000C
+}

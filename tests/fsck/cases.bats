@@ -220,3 +220,25 @@ preen_pair() {
 @test "114-rescue-ssa-zeroed" { run_case 114-rescue-ssa-zeroed; }
 @test "115-rescue-nat-share" { run_case 115-rescue-nat-share; }
 @test "116-rescue-cp-stale" { run_case 116-rescue-cp-stale; }
+# sb_layout_same CASE [mkfs options]: after CASE's run, its image's
+# superblock lays the volume out as the clean one's (its base) did
+sb_layout_same() {
+	local c=$1 img=$BATS_TEST_TMPDIR/img ref=$BATS_TEST_TMPDIR/ref f
+	shift
+	(. "$F2_TOP/tests/fsck/lib.sh" && base "$ref" "$@")
+	for f in block_count segs_per_sec secs_per_zone section_count segment_count segment_count_sit \
+		segment_count_nat segment_count_ssa segment_count_main cp_blkaddr sit_blkaddr \
+		nat_blkaddr ssa_blkaddr main_blkaddr cp_payload feature; do
+		[ "$("$F2FIELD" "$ref" get "sb.$f")" = "$("$F2FIELD" "$img" get "sb.$f")" ] ||
+			{ echo "$c: sb.$f: $("$F2FIELD" "$ref" get "sb.$f"), rebuilt $("$F2FIELD" "$img" get "sb.$f")"; return 1; }
+	done
+}
+@test "117-sb-both-lost" {
+	run_case 117-sb-both-lost;
+	sb_layout_same 117-sb-both-lost
+}
+@test "118-sb-both-lost-sect" {
+	run_case 118-sb-both-lost-sect;
+	sb_layout_same 118-sb-both-lost-sect -s 2 -z 2 -o 10
+	grep -q "superblock rebuilt from checkpoint pack 1 and the device size" "$BATS_TEST_TMPDIR/n.out"
+}

@@ -30,6 +30,7 @@
 #                            the way the kernel keeps them (f2field
 #                            casefold: flag and folded hashes)
 #   zero_area IMG AREA       cp, nat, sit or ssa zeroed whole (both copies)
+#   zero_sb IMG              both superblock blocks (0 and 1) zeroed
 #   zero_nat_share IMG PCT SEED  PCT% of the NAT blocks in use zeroed
 set -eu
 F2FIELD=${F2FIELD:?}
@@ -208,6 +209,10 @@ zero_area() {
 	*) return 1 ;;
 	esac
 	dd if=/dev/zero of="$img" bs=4096 seek="$start" count="$count" conv=notrunc status=none
+}
+
+zero_sb() {
+	dd if=/dev/zero of="$1" bs=4096 count=2 conv=notrunc status=none
 }
 
 # zero_nat_share IMG PCT SEED: PCT percent (at least one) of the NAT

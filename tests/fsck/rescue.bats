@@ -3,7 +3,8 @@
 # tests/fsck/rescue.bats - the rescue (fsck/rescue.c, lib/rescue/) on the
 # volumes the Linux 6.1 driver populated in QEMU (tests/lib/fixtures.bash):
 # a whole metadata area zeroed (both checkpoint packs; both NAT copies;
-# both together; the SIT; the SSA; 10% of the NAT blocks in use), then
+# both together; the SIT; the SSA; 10% of the NAT blocks in use; both
+# superblock copies), then
 # -n reports it and writes nothing, -y rebuilds (exit 1), a second -n and
 # the reference fsck find the volume clean, a second -y writes nothing,
 # and dump.f2fs extracts every file the guest listed with its content,
@@ -42,6 +43,7 @@ damage() {
 		case $2 in
 		cp+nat) zero_area "$1" cp && zero_area "$1" nat ;;
 		nat10) zero_nat_share "$1" 10 22 >/dev/null ;;
+		sb) zero_sb "$1" ;;
 		*) zero_area "$1" "$2" ;;
 		esac
 	)
@@ -82,7 +84,7 @@ rescue_one() {
 	[ "$rc" -eq 4 ] || { echo "-n exit $rc"; return 1; }
 	grep -q "^$code " "$BATS_TEST_TMPDIR/n" || { echo "no $code"; return 1; }
 	[ "$(img_sum "$img")" = "$sum" ] || { echo "-n wrote"; return 1; }
-	if [ "$code" = 0x02000D ] || [ "$code" = 0x03000A ]; then
+	if [ "$code" = 0x02000D ] || [ "$code" = 0x03000A ] || [ "$code" = 0x01000C ]; then
 		# a rebuild is never preen-safe
 		rc=0; "$FSCK" -f -p "$img" </dev/null >/dev/null 2>&1 || rc=$?
 		[ "$rc" -eq 4 ] && [ "$(img_sum "$img")" = "$sum" ] || { echo "-p exit $rc or wrote"; return 1; }
@@ -106,6 +108,36 @@ rescue_one() {
 @test "rescue: basic, 10% of the NAT blocks in use zeroed" { rescue_one basic nat10 0x03000A; }
 @test "rescue: basic, the whole SIT zeroed" { rescue_one basic sit 0x04000A; }
 @test "rescue: basic, the whole SSA zeroed" { rescue_one basic ssa 0x090002; }
+@test "rescue: basic, both superblock copies zeroed" { rescue_one basic sb 0x01000C; }
+
+# sb_same NAME IMG: the rebuilt superblock lays IMG out as NAME's mkfs
+# did, and has the features NAME's files use (of the ones mkfs gave it:
+# sb_checksum cannot be told, encrypt and verity only by a file using them)
+sb_same() {
+	local f a b untold=$(( 0x0001 | 0x0400 | 0x0800 ))
+	for f in block_count segs_per_sec secs_per_zone section_count segment_count \
+		segment_count_ckpt segment_count_sit segment_count_nat segment_count_ssa \
+		segment_count_main segment0_blkaddr cp_blkaddr sit_blkaddr nat_blkaddr \
+		ssa_blkaddr main_blkaddr cp_payload log_sectorsize qf_ino[0] qf_ino[1] qf_ino[2]; do
+		a=$("$F2FIELD" "$F2_FIXTURES/$1.img" get "sb.$f") b=$("$F2FIELD" "$2" get "sb.$f")
+		[ "$a" = "$b" ] || { echo "$1: sb.$f: $a, rebuilt $b"; return 1; }
+	done
+	a=$("$F2FIELD" "$F2_FIXTURES/$1.img" get sb.feature | cut -d' ' -f3)
+	b=$("$F2FIELD" "$2" get sb.feature | cut -d' ' -f3)
+	(( (a & ~untold) == (b & ~untold) && (b & ~a) == 0 )) ||
+		{ printf '%s: features 0x%x, rebuilt 0x%x\n' "$1" "$a" "$b"; return 1; }
+}
+
+@test "rescue: every fixture, both superblock copies zeroed: layout (sections of 2 in zones of 2, 64 MiB, 128 MiB) and features found" {
+	local n
+	for n in basic small sect allfeat casefold strict compress aged; do
+		echo "== $n"
+		rescue_one "$n" sb 0x01000C || return 1
+		grep "rebuilt from" "$BATS_TEST_TMPDIR/n"
+		sb_same "$n" "$BATS_TEST_TMPDIR/img" || return 1
+	done
+}
+
 @test "rescue: aged, both checkpoint packs zeroed: the newest of many versions kept" {
 	rescue_one aged cp 0x02000D
 	# the main area held stale versions: more node blocks read than kept
@@ -133,7 +165,8 @@ host_sums() {
 
 @test "rescue: the rebuilt volumes mount under Linux (F2_KERNEL), every file reads back, the kernel writes, both fscks clean" {
 	kernel_require
-	local d=$BATS_TEST_TMPDIR specs=(basic:cp basic:nat basic:cp+nat basic:nat10 aged:cp aged:cp+nat)
+	local d=$BATS_TEST_TMPDIR specs=(basic:cp basic:nat basic:cp+nat basic:nat10 aged:cp aged:cp+nat
+		basic:sb sect:sb allfeat:sb)
 	local imgs=() s i dev rc ok
 	for s in "${specs[@]}"; do
 		img=$d/${s/:/-}.img

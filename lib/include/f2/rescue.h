@@ -30,6 +30,7 @@
 #define F2_RESCUE_H
 #include <stddef.h>
 #include <stdint.h>
+#include "f2/format.h"
 #include "f2/fs.h"
 
 struct f2_io;
@@ -73,6 +74,7 @@ struct f2_rescue_stats {
 	uint64_t data_blocks;		/* distinct main blocks the kept nodes address */
 	uint64_t reserved_blocks;	/* NEW_ADDR slots (counted valid by the kernel) */
 	uint64_t max_ver;		/* highest checkpoint version seen */
+	uint32_t nid_end;		/* one past the highest kept nid */
 };
 
 int f2_rescue_scan(struct f2_fs *fs, const struct f2_rescue_opts *o, struct f2_rescue **out);
@@ -93,4 +95,26 @@ void f2_rescue_free(struct f2_rescue *r);
  */
 int f2_rescue_rebuild(struct f2_rescue *r, struct f2_io *io, unsigned what, uint32_t *changed,
 		      char *why, size_t len);
+/*
+ * Both superblock copies lost (lib/rescue/sb.c): a superblock made from
+ * the checkpoint packs that survive at a zone boundary, mkfs's layout for
+ * the device size (or the smaller volume the pack's main area implies)
+ * and features read from the inodes; verified by opening the volume with
+ * it (held in memory: nothing is written).  The label, extension lists,
+ * the strict casefold flag, sb_checksum and multi-device, zoned and
+ * read-only layouts are not recovered (defaults); the uuid is a new one,
+ * the same for the same checkpoint, that keeps the inodes' checksums
+ * (their seed solved).  0 with *out, or
+ * a negative code with why filled (F2_ENOCP: no pack found).
+ */
+struct f2_rescue_sb {
+	struct f2_super sb;		/* crc set when sb_checksum is on */
+	char source[160];		/* "checkpoint pack 1 and the device size (...)" */
+	int pack;			/* the pack the volume opened with: 1 or 2 */
+	int sit_agrees;			/* the SIT adds up to the pack's valid blocks */
+	uint32_t segs_per_sec, secs_per_zone;
+	uint32_t inodes;		/* inodes read for the features */
+	int csum_seed_solved;		/* inode_checksum: the uuid matches its seed */
+};
+int f2_rescue_sb(struct f2_io *io, struct f2_rescue_sb *out, char *why, size_t len);
 #endif
