@@ -508,13 +508,19 @@ kernel_run() {
 
 # kernel_expect LINE...: each LINE is a whole line of the guest's report
 # that the suite saved as $BATS_FILE_TMPDIR/report; else the report is
-# shown (its first 120 lines) and the status is 1
+# shown (its first 120 lines), with the tail of the messages in
+# $BATS_FILE_TMPDIR/dmesg matching REPORT_DMESG (an ERE, default f2fs)
+# when the suite saved one, and the status is 1
 kernel_expect() {
 	local l r=$BATS_FILE_TMPDIR/report
 	for l in "$@"; do
 		grep -qxF -- "$l" "$r" && continue
 		echo "guest did not report '$l'; report:"
 		sed 's/^/  /' "$r" | head -n 120
+		if [ -f "$BATS_FILE_TMPDIR/dmesg" ]; then
+			echo "dmesg (${REPORT_DMESG:-f2fs}):"
+			grep -Ei "${REPORT_DMESG:-f2fs}" "$BATS_FILE_TMPDIR/dmesg" | tail -n 20 | sed 's/^/  /'
+		fi
 		return 1
 	done
 }

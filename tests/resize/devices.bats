@@ -45,16 +45,10 @@ setup() {
 	[ -f "$BATS_FILE_TMPDIR/run/status" ] || { echo "the kernel run did not happen"; return 1; }
 }
 
-report_of() { sed -n "s/^$1 //p" "$BATS_FILE_TMPDIR/report"; }
-
 # expect LINE...: each line is in the report, else also the kernel's
-# f2fs and nvme messages
-expect() {
-	kernel_expect "$@" && return 0
-	echo "dmesg (f2fs, nvme):"
-	grep -Ei 'f2fs|nvme' "$BATS_FILE_TMPDIR/dmesg" | tail -n 20 | sed 's/^/  /'
-	return 1
-}
+# f2fs and nvme messages (kernel_expect)
+REPORT_DMESG='f2fs|nvme'
+expect() { kernel_expect "$@"; }
 
 @test "resize zoned: the kernel aged our zoned volume, our fsck found it clean" {
 	expect "mkfs ok" "age umount ok" "fsck0 exit 0" DONE
