@@ -56,7 +56,7 @@ teardown_file() {
 
 setup() {
 	kernel_require
-	[ -f "$BATS_FILE_TMPDIR/run/status" ] || { echo "the kernel run did not happen"; return 1; }
+	kernel_ran
 	require_prog "$FSCK" "$F2REPLAY" "$F2WALK"
 	PC=$(cat "$BATS_FILE_TMPDIR/f2pc")
 	LOGS=$BATS_FILE_TMPDIR/logs

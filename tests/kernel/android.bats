@@ -126,11 +126,7 @@ setup_file() {
 
 setup() {
 	kernel_require
-	[ -f "$BATS_FILE_TMPDIR/run/status" ] || {
-		echo "the kernel run did not happen"
-		cat "$BATS_FILE_TMPDIR/build.log" 2>/dev/null
-		return 1
-	}
+	kernel_ran "$BATS_FILE_TMPDIR/build.log"
 }
 
 # files_md5 MANIFEST: "path md5" of every regular file

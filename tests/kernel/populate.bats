@@ -116,11 +116,7 @@ setup_file() {
 
 setup() {
 	kernel_require
-	[ -f "$BATS_FILE_TMPDIR/run/status" ] || {
-		echo "the kernel run did not happen"
-		cat "$BATS_FILE_TMPDIR/populate.log" 2>/dev/null
-		return 1
-	}
+	kernel_ran "$BATS_FILE_TMPDIR/populate.log"
 }
 
 @test "kernel populate: the guest ran the whole script, no f2fs errors in dmesg" {

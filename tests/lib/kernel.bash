@@ -25,6 +25,7 @@
 #   kernel_output         SCRIPT's stdout+stderr of the last run
 #   kernel_dmesg          the guest's dmesg at the end of the last run
 #   report_of, report_manifest, expect_report  a tagged guest report
+#   kernel_ran [LOG]      for setup(): setup_file's boot happened
 #
 # Which kernel: F2_KERNEL, a series: "6.1" (default; Debian 12's
 # linux-image-6.1.0-N-amd64) or "6.12" (Debian 12's security suite:
@@ -526,6 +527,16 @@ kernel_expect() {
 }
 
 kernel_output() { cat "${KERNEL_OUT:?no kernel_run yet}"; }
+
+# kernel_ran [LOG]: the suite's setup_file booted the guest (it leaves
+# $BATS_FILE_TMPDIR/run/status); else says so, shows LOG (the host-side
+# build's log, if given) and the status is 1
+kernel_ran() {
+	[ -f "$BATS_FILE_TMPDIR/run/status" ] && return 0
+	echo "the kernel run did not happen"
+	[ -z "${1:-}" ] || cat "$1" 2>/dev/null
+	return 1
+}
 
 # The report a suite saved as $BATS_FILE_TMPDIR/report from a guest that
 # prefixes each line with the tag of the image it speaks of:
