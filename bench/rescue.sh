@@ -10,8 +10,9 @@
 #                                   (reference mkfs + sload, about a minute)
 #   bench/rescue.sh --image IMG     an existing intact image (copied)
 #
-# Each measurement runs on a fresh sparse copy, RUNS times (default 1),
-# the fastest kept.  Exits non-zero when a run fails, a rebuild is not
+# Each measurement runs on a fresh sparse copy, flushed to the device
+# before the clock starts (else the rescue's first fsync pays for writing
+# out the whole copy), RUNS times (default 1), the fastest kept.  Exits non-zero when a run fails, a rebuild is not
 # clean afterwards, or a ratio is above 2.
 # Environment: FSCK_UNDER_TEST, REF_MKFS, REF_SLOAD, BENCH_DIR, RUNS,
 # DIRS and FILES (per directory) for the populated image.
@@ -64,6 +65,7 @@ measure() {
 	for ((i = 0; i < runs; i++)); do
 		cp --sparse=always "$img" "$dir/run.img"
 		for a in $damage; do zero "$dir/run.img" "$a"; done
+		sync "$dir/run.img"	# the copy's write-out is not the rescue's
 		t0=$(date +%s.%N)
 		st=0; "$ours" "$@" "$dir/run.img" </dev/null >"$dir/out" 2>&1 || st=$?
 		t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')

@@ -21,7 +21,7 @@
 #include "f2/rescue.h"
 #include "internal.h"
 
-#define SCAN_CHUNK	(8 * F2_BLKS_PER_SEG)	/* blocks read at once */
+#define SCAN_PIECE	64	/* blocks read at once: 256 KiB, within L2 */
 
 static uint32_t low_ver(const struct f2_node *n)
 {
@@ -176,23 +176,44 @@ static int consider(struct f2_rescue *r, const struct f2_node *n, uint32_t addr)
 	return note_node(r, nid, addr, n);
 }
 
-/* Segments [seg, seg + cnt) read at once, every node block considered;
+/* Blocks [first, first + cnt) read at once, every node block considered;
  * unreadable blocks skipped one by one. */
-static int read_run(struct f2_rescue *r, uint8_t *buf, uint32_t seg, uint32_t cnt)
+static int read_piece(struct f2_rescue *r, uint8_t *buf, uint64_t first, uint32_t cnt)
 {
 	struct f2_fs *fs = r->fs;
-	uint64_t first = f2_fs_seg_start(fs, seg);
-	uint32_t blocks = cnt * F2_BLKS_PER_SEG;
 	int err = 0;
 
-	if (f2_io_read(fs->io, first * F2_BLKSIZE, buf, (size_t)blocks * F2_BLKSIZE))
-		for (uint32_t i = 0; i < blocks; i++)
+	if (f2_io_read(fs->io, first * F2_BLKSIZE, buf, (size_t)cnt * F2_BLKSIZE))
+		for (uint32_t i = 0; i < cnt; i++)
 			if (f2_fs_read_block(fs, first + i, buf + (size_t)i * F2_BLKSIZE))
 				memset(buf + (size_t)i * F2_BLKSIZE, 0, F2_BLKSIZE);
-	for (uint32_t i = 0; i < blocks && !err; i++)
+	for (uint32_t i = 0; i < cnt && !err; i++)
 		err = consider(r, (const struct f2_node *)(buf + (size_t)i * F2_BLKSIZE),
 			       (uint32_t)(first + i));
-	r->blocks_read += blocks;
+	r->blocks_read += cnt;
+	return err;
+}
+
+/* Segment seg in pieces small enough to stay in the CPU's cache between
+ * the read and the look at each block; the holes of a sparse image
+ * between pieces are skipped (reading one costs the kernel a zeroed
+ * page). */
+static int read_segment(struct f2_rescue *r, uint8_t *buf, uint32_t seg)
+{
+	struct f2_fs *fs = r->fs;
+	uint64_t b = f2_fs_seg_start(fs, seg), end = b + F2_BLKS_PER_SEG, next;
+	int err = 0;
+
+	while (b < end && !err) {
+		if (!f2_io_data_at(fs->io, b * F2_BLKSIZE, &next) && next / F2_BLKSIZE > b) {
+			b = next / F2_BLKSIZE;
+			continue;
+		}
+		uint32_t cnt = end - b < SCAN_PIECE ? (uint32_t)(end - b) : SCAN_PIECE;
+
+		err = read_piece(r, buf, b, cnt);
+		b += cnt;
+	}
 	return err;
 }
 
@@ -224,19 +245,14 @@ static uint32_t next_seg(struct f2_rescue *r, uint32_t seg)
 static int pass_footers(struct f2_rescue *r)
 {
 	uint32_t total = r->fs->main_segs, seg = next_seg(r, 0);
-	uint8_t *buf = malloc((size_t)SCAN_CHUNK * F2_BLKSIZE);
+	uint8_t *buf = malloc((size_t)SCAN_PIECE * F2_BLKSIZE);
 	int err = 0;
 
 	if (!buf)
 		return -ENOMEM;
 	while (seg < total && !err) {
-		uint32_t cnt = 1;
-
-		while (cnt < SCAN_CHUNK / F2_BLKS_PER_SEG && seg + cnt < total &&
-		       next_seg(r, seg + cnt) == seg + cnt)
-			cnt++;
-		err = read_run(r, buf, seg, cnt);
-		seg = next_seg(r, seg + cnt);
+		err = read_segment(r, buf, seg);
+		seg = next_seg(r, seg + 1);
 		if (r->o.progress)
 			r->o.progress(r->o.progress_arg, seg, total);
 	}
