@@ -76,7 +76,7 @@ void f2_engine_close(struct f2_engine *w)
 {
 	if (!w)
 		return;
-	free_map(&w->nat);
+	eng_nat_free_all(w);
 	free_map(&w->sit);
 	free_map(&w->nodes);
 	free_map(&w->dblks);

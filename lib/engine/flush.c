@@ -55,8 +55,40 @@ static void written(const struct eng_flush_ops *ops, void *e, int in_journal)
 	*flag(e, ops->journal_off) = (uint8_t)in_journal;
 }
 
-/* The pending entries of m (dirty or in the journal), sorted by key. */
-static int pending(const struct f2_map *m, const struct eng_flush_ops *ops,
+/* v[0..n) grouped by table block, in block order (a counting sort: a
+ * rebuild flushes an entry for every node); the order within a block
+ * does not matter to to_blocks(). */
+static int by_block(struct keyed **v, size_t n, uint32_t per_block)
+{
+	uint32_t nb = 0;
+	size_t *at;
+	struct keyed *out;
+
+	for (size_t i = 0; i < n; i++)
+		if ((*v)[i].key / per_block >= nb)
+			nb = (*v)[i].key / per_block + 1;
+	at = calloc((size_t)nb + 1, sizeof(*at));
+	out = malloc((n ? n : 1) * sizeof(*out));
+	if (!at || !out) {
+		free(at);
+		free(out);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		at[(*v)[i].key / per_block + 1]++;
+	for (uint32_t b = 0; b < nb; b++)
+		at[b + 1] += at[b];
+	for (size_t i = 0; i < n; i++)
+		out[at[(*v)[i].key / per_block]++] = (*v)[i];
+	free(at);
+	free(*v);
+	*v = out;
+	return 0;
+}
+
+/* The pending entries of m (dirty or in the journal); sorted by key when
+ * they are few (for the journal), else grouped by block. */
+static int pending(const struct f2_map *m, const struct eng_flush_ops *ops, size_t few,
 		   struct keyed **out, size_t *count)
 {
 	struct keyed *v = malloc((m->n ? m->n : 1) * sizeof(*v));
@@ -73,9 +105,16 @@ static int pending(const struct f2_map *m, const struct eng_flush_ops *ops,
 			v[n++].e = e;
 		}
 	}
-	qsort(v, n, sizeof(*v), cmp_keyed);
 	*out = v;
 	*count = n;
+	if (n > few) {
+		int err = by_block(out, n, ops->per_block);
+
+		if (err)
+			free(v);
+		return err;
+	}
+	qsort(v, n, sizeof(*v), cmp_keyed);
 	return 0;
 }
 
@@ -136,7 +175,7 @@ int eng_table_flush(struct f2_engine *w, const struct f2_map *m, const struct en
 {
 	struct keyed *v;
 	size_t n;
-	int err = pending(m, ops, &v, &n);
+	int err = pending(m, ops, journal_max, &v, &n);
 
 	if (err)
 		return err;

@@ -22,6 +22,14 @@ struct eng_nat {
 	uint8_t held;		/* kept from allocation by eng_rf_hold_nid */
 };
 
+/* NAT entries are allocated in slabs: a rebuild changes one per node. */
+#define ENG_NAT_SLAB	1024
+struct eng_nat_slab {
+	struct eng_nat_slab *next;
+	uint32_t used;
+	struct eng_nat e[ENG_NAT_SLAB];
+};
+
 struct eng_sit {
 	uint32_t segno;
 	uint16_t vblocks;
@@ -78,6 +86,8 @@ struct f2_engine {
 	struct eng_curseg cur[F2_NR_CURSEG];
 
 	struct f2_map nat, sit;			/* nid / segno -> entry */
+	struct eng_nat_slab *nat_slab;		/* where the NAT map's entries
+						 * live (none is freed alone) */
 	struct f2_map nodes, dblks;		/* cached blocks */
 	size_t cached;
 	uint32_t next_nid;			/* free-nid search cursor */
@@ -202,6 +212,7 @@ int eng_open(struct f2_fs *fs, const struct f2_engine_opts *o, struct f2_engine 
 int eng_nat_get(struct f2_engine *w, uint32_t nid, struct eng_nat **out);
 /* eng_nat_get() that also takes nid 0 (a checker resetting the reserved entry). */
 int eng_nat_get_any(struct f2_engine *w, uint32_t nid, struct eng_nat **out);
+void eng_nat_free_all(struct f2_engine *w);
 int eng_nid_alloc(struct f2_engine *w, uint32_t ino, uint32_t *nid);
 void eng_nid_free(struct f2_engine *w, struct eng_nat *e);
 int eng_nat_flush(struct f2_engine *w, struct f2_journal *j);

@@ -27,6 +27,32 @@ int eng_nat_get(struct f2_engine *w, uint32_t nid, struct eng_nat **out)
 	return eng_nat_get_any(w, nid, out);
 }
 
+/* A zeroed entry from the current slab. */
+static struct eng_nat *nat_alloc(struct f2_engine *w)
+{
+	struct eng_nat_slab *s = w->nat_slab;
+
+	if (!s || s->used == ENG_NAT_SLAB) {
+		s = calloc(1, sizeof(*s));
+		if (!s)
+			return NULL;
+		s->next = w->nat_slab;
+		w->nat_slab = s;
+	}
+	return &s->e[s->used++];
+}
+
+void eng_nat_free_all(struct f2_engine *w)
+{
+	while (w->nat_slab) {
+		struct eng_nat_slab *s = w->nat_slab;
+
+		w->nat_slab = s->next;
+		free(s);
+	}
+	f2_map_free(&w->nat);
+}
+
 int eng_nat_get_any(struct f2_engine *w, uint32_t nid, struct eng_nat **out)
 {
 	struct eng_nat *e = f2_pmap_get(&w->nat, nid);
@@ -43,7 +69,7 @@ int eng_nat_get_any(struct f2_engine *w, uint32_t nid, struct eng_nat **out)
 	err = f2_nat_lookup(w->fs, nid, &ni);
 	if (err)
 		return eng_fail(w, err, "nid %u: %s", nid, w->fs->why);
-	e = calloc(1, sizeof(*e));
+	e = nat_alloc(w);
 	if (!e)
 		return -ENOMEM;
 	e->nid = nid;
@@ -52,10 +78,8 @@ int eng_nat_get_any(struct f2_engine *w, uint32_t nid, struct eng_nat **out)
 	e->version = ni.version;
 	e->in_journal = (uint8_t)ni.in_journal;
 	err = f2_pmap_put(&w->nat, nid, e);
-	if (err) {
-		free(e);
-		return err;
-	}
+	if (err)
+		return err;	/* e stays in its slab, unused */
 	*out = e;
 	return 0;
 }

@@ -83,6 +83,11 @@ void f2_engine_repair_counts(struct f2_engine *w, uint64_t blocks, uint32_t node
 	w->valid_inodes = inodes;
 }
 
+int f2_engine_repair_expect_nat(struct f2_engine *w, size_t n)
+{
+	return f2_map_reserve(&w->nat, n);
+}
+
 int f2_engine_repair_nat(struct f2_engine *w, uint32_t nid, uint32_t ino, uint32_t blkaddr)
 {
 	struct eng_nat *e;

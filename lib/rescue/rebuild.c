@@ -160,6 +160,8 @@ static int set_nat(struct f2_rescue *r, struct f2_engine *w, unsigned what, uint
 	}
 	if (!err && !(what & F2_RESCUE_NAT_FREE))
 		err = f2_nat_iter(fs, free_stale, &nw);
+	if (!err)
+		err = f2_engine_repair_expect_nat(w, r->nodes + F2_META_INO + 1);
 	for (uint32_t nid = F2_ROOT_INO; nid < r->top_nid && !err; nid++) {
 		const struct rs_node *b = &r->n[nid];
 		struct f2_nat_info ni;

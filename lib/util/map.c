@@ -176,6 +176,14 @@ static int grow(struct f2_map *m)
 	return 0;
 }
 
+int f2_map_reserve(struct f2_map *m, size_t n)
+{
+	while ((n + 1) * 20 > m->cap * 17)
+		if (grow(m))
+			return -ENOMEM;
+	return 0;
+}
+
 /* Puts key into the empty (all zero) slot s. */
 static inline void *place(struct f2_map *m, unsigned char *s, uint64_t key, int *created)
 {

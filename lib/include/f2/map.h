@@ -34,6 +34,8 @@ struct f2_map {
 void f2_map_init(struct f2_map *m, size_t vsize, unsigned flags);
 /* Frees the table; the map is empty and usable again. */
 void f2_map_free(struct f2_map *m);
+/* Room for n keys without a rehash: 0 or -ENOMEM. */
+int f2_map_reserve(struct f2_map *m, size_t n);
 /* The value of key, or NULL if absent. */
 void *f2_map_find(const struct f2_map *m, uint64_t key);
 /* The value of key, inserted zeroed if absent (*created, when not NULL,

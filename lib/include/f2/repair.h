@@ -36,6 +36,8 @@ void f2_engine_repair_sit_blocks(struct f2_engine *w);
 int f2_engine_repair_cursegs(struct f2_engine *w);
 /* The engine's counters, as found by the caller. */
 void f2_engine_repair_counts(struct f2_engine *w, uint64_t blocks, uint32_t nodes, uint32_t inodes);
+/* Room for n NAT changes (a hint for a rebuild of the whole NAT). */
+int f2_engine_repair_expect_nat(struct f2_engine *w, size_t n);
 /* Set NAT entry nid (blkaddr F2_NULL_ADDR frees it, ino kept 0), with no
  * change to counters or the SIT. */
 int f2_engine_repair_nat(struct f2_engine *w, uint32_t nid, uint32_t ino, uint32_t blkaddr);
