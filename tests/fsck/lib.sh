@@ -223,14 +223,21 @@ zero_nat_share() {
 	local -a used=()
 	nat=$(val "$img" sb.nat_blkaddr)
 	half=$(( $(val "$img" sb.segment_count_nat) / 2 * 512 ))
-	# NAT block b of copy c is at segment pair b / 512, segment c
-	for (( b = 0; b < half; b++ )); do
-		local a0=$(( nat + (b / 512) * 1024 + b % 512 ))
-		if [ -n "$(dd if="$img" bs=4096 skip="$a0" count=1 status=none | tr -d '\0' | head -c1)" ] ||
-		   [ -n "$(dd if="$img" bs=4096 skip=$(( a0 + 512 )) count=1 status=none | tr -d '\0' | head -c1)" ]; then
-			used+=("$b")
-		fi
-	done
+	# NAT block b of copy c is at segment pair b / 512, segment c; in use:
+	# a byte not zero in either copy (one process: two dd a block cost
+	# 100 s on a 1 GiB fixture)
+	mapfile -t used < <(python3 -c '
+import sys
+img, nat, half = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(img, "rb") as f:
+    for b in range(half):
+        a0 = nat + (b // 512) * 1024 + b % 512
+        for a in (a0, a0 + 512):
+            f.seek(a * 4096)
+            if any(f.read(4096)):
+                print(b)
+                break
+' "$img" "$nat" "$half")
 	n=$(( ${#used[@]} * pct / 100 )); [ "$n" -ge 1 ] || n=1
 	for b in $(printf '%s\n' "${used[@]}" | shuf -n "$n" --random-source=<(yes "$seed")); do
 		local a0=$(( nat + (b / 512) * 1024 + b % 512 ))
