@@ -4,7 +4,7 @@
 # volumes the Linux 6.1 driver populated in QEMU (tests/lib/fixtures.bash):
 # a whole metadata area zeroed (both checkpoint packs; both NAT copies;
 # both together; the SIT; the SSA; 10% of the NAT blocks in use; both
-# superblock copies), then
+# superblock copies; a checkpoint stale by three versions), then
 # -n reports it and writes nothing, -y rebuilds (exit 1), a second -n and
 # the reference fsck find the volume clean, a second -y writes nothing,
 # and dump.f2fs extracts every file the guest listed with its content,
@@ -43,10 +43,37 @@ damage() {
 		case $2 in
 		cp+nat) zero_area "$1" cp && zero_area "$1" nat ;;
 		nat10) zero_nat_share "$1" 10 22 >/dev/null ;;
+		stale) stale_cp "$1" ;;
 		sb) zero_sb "$1" ;;
 		*) zero_area "$1" "$2" ;;
 		esac
 	)
+}
+
+# stale_cp IMG: the checkpoint area saved, three more checkpoints
+# written by our sload (a directory each: a 100-250 KB file and 7-21
+# small ones), the saved area written back: both packs valid, three
+# versions behind the nodes the NAT reaches (case 116's fault on a
+# kernel-written volume).  IMG.want: the volume's tree before the
+# write-back, as dump.f2fs extracts it (manifest and user xattrs).
+stale_cp() {
+	local img=$1 src=$1.src cp n i j
+	cp=$(od -An -tu4 -j $((1024 + 76)) -N4 "$img" | tr -d ' ')
+	n=$(( $(od -An -tu4 -j $((1024 + 52)) -N4 "$img" | tr -d ' ') * 512 ))
+	dd if="$img" of="$img.cp" bs=4096 skip="$cp" count="$n" status=none
+	for i in 1 2 3; do
+		rm -rf "$src" && mkdir -p "$src/stale$i/sub"
+		seq 1 $((i * 20000)) >"$src/stale$i/f"
+		for ((j = 1; j <= i * 7; j++)); do echo "$i $j" >"$src/stale$i/sub/g$j"; done
+		"$SLOAD" -f "$src" "$img" >/dev/null || return 1
+	done
+	rm -rf "$src" "$img.x"
+	"$DUMP" --extract / --output "$img.x" "$img" >/dev/null || return 1
+	tree_manifest "$img.x" >"$img.want"
+	tree_xattrs "$img.x" >"$img.wantx"
+	rm -rf "$img.x"
+	dd if="$img.cp" of="$img" bs=4096 seek="$cp" conv=notrunc status=none
+	rm -f "$img.cp"
 }
 
 drop_lf() { grep -v '^\./lost+found' || true; }
@@ -150,6 +177,24 @@ sb_same() {
 	grep -Eq ' [1-9][0-9]* more left out as deleted' "$BATS_TEST_TMPDIR/n"
 	[ ! -e "$BATS_TEST_TMPDIR/x/lost+found" ]
 }
+@test "rescue: basic, a checkpoint stale by three versions: every file of the newest nodes back" {
+	local img=$BATS_TEST_TMPDIR/img out=$BATS_TEST_TMPDIR/x rc
+	fixture_copy basic "$img"
+	damage "$img" stale
+	rc=0; "$FSCK" -f -n "$img" </dev/null >"$BATS_TEST_TMPDIR/n" 2>&1 || rc=$?
+	[ "$rc" -eq 4 ] && grep -q '^0x02000E ' "$BATS_TEST_TMPDIR/n" || { cat "$BATS_TEST_TMPDIR/n"; return 1; }
+	rc=0; "$FSCK" -f -y "$img" </dev/null >"$BATS_TEST_TMPDIR/y" 2>&1 || rc=$?
+	[ "$rc" -eq 1 ] || { tail -n 5 "$BATS_TEST_TMPDIR/y"; echo "-y exit $rc"; return 1; }
+	"$FSCK" -f -n "$img" </dev/null >/dev/null
+	ref_fsck_clean "$img"
+	rm -rf "$out"
+	"$DUMP" --extract / --output "$out" "$img" >/dev/null
+	# the newest tree: the fixture's files and the three directories
+	tree_manifest "$out" | diff "$img.want" -
+	tree_xattrs "$out" | diff "$img.wantx" -
+	grep -q '^\./stale3/sub/g21	' "$img.want"
+	grep -q '^\./sparse/' "$img.want"
+}
 @test "rescue: aged, the whole NAT zeroed" { rescue_one aged nat 0x03000A; }
 @test "rescue: aged, checkpoint and NAT zeroed" { rescue_one aged cp+nat 0x02000D; }
 
@@ -166,7 +211,7 @@ host_sums() {
 @test "rescue: the rebuilt volumes mount under Linux (F2_KERNEL), every file reads back, the kernel writes, both fscks clean" {
 	kernel_require
 	local d=$BATS_TEST_TMPDIR specs=(basic:cp basic:nat basic:cp+nat basic:nat10 aged:cp aged:cp+nat
-		basic:sb sect:sb allfeat:sb)
+		basic:sb sect:sb allfeat:sb basic:stale)
 	local imgs=() s i dev rc ok
 	for s in "${specs[@]}"; do
 		img=$d/${s/:/-}.img
