@@ -211,7 +211,7 @@ host_sums() {
 @test "rescue: the rebuilt volumes mount under Linux (F2_KERNEL), every file reads back, the kernel writes, both fscks clean" {
 	kernel_require
 	local d=$BATS_TEST_TMPDIR specs=(basic:cp basic:nat basic:cp+nat basic:nat10 aged:cp aged:cp+nat
-		basic:sb sect:sb allfeat:sb basic:stale)
+		basic:sb sect:sb allfeat:sb basic:stale basic:sit basic:ssa)
 	local imgs=() s i dev rc ok
 	for s in "${specs[@]}"; do
 		img=$d/${s/:/-}.img
