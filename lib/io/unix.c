@@ -28,6 +28,7 @@
 #include "f2/zoned.h"
 #include "io_private.h"
 
+/* Writes at least this large get their writeback started at once. */
 #define WRITEBACK_MIN	(64u << 10)
 
 struct unix_priv {
@@ -73,7 +74,8 @@ static int unix_write(struct f2_io *io, uint64_t off, const void *buf, size_t le
 
 	if (!ret)
 		ret = write_all(u->fd, off, buf, len);
-	/* zoned devices: the kernel keeps the write order; no hint there */
+	/* not on zoned devices: their writes must reach the zones in order,
+	 * which only the kernel's own writeback is relied on for here */
 	if (!ret && len >= WRITEBACK_MIN && !u->direct && !u->zoned)
 		(void)sync_file_range(u->fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE);
 	return ret;
