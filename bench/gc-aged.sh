@@ -31,9 +31,9 @@
 # with only the moved blocks read, straight into the write buffer; on the
 # 512 MiB 6.1 fixture 0.55-0.76 greedy, 0.77-0.79 cost-benefit (2026-12-07),
 # then, with writeback started at each large write (lib/io/unix.c), at
-# load 6-8: 0.95-1.60 greedy, 0.79-1.26 cost-benefit over four runs
-# (BENCH_RUNS=7, 7, 7, 5; best/best 0.82-1.12), so 0.9 is met in some
-# runs (one of the four on both figures and policies) and not in others.  The copies vary by up to 3x within a run under that load;
+# load 6-9: 0.95-1.60 greedy, 0.79-1.89 cost-benefit over seven runs
+# (BENCH_RUNS=7, one 5; best/best 0.82-1.12), so 0.9 is met in some
+# runs (two of the seven for both policies) and not in others.  The copies vary by up to 3x within a run under that load;
 # A/B runs of both builds, each round a copy then both (30 rounds, order
 # alternating), put the change at 1.15x (greedy) and 1.08x (cost-benefit).
 # Where the time goes (perf, callgrind, strace): the kernel copying moved
