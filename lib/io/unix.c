@@ -6,7 +6,10 @@
  * device is F2_ESHORTIO.  The size is fixed at open (st_size or
  * BLKGETSIZE64) and nothing ever reaches past it, so a file never grows.
  * On a zoned block device a discard resets the write pointers of the
- * sequential zones wholly inside the range (lib/io/zoned.c).
+ * sequential zones wholly inside the range (lib/io/zoned.c).  A buffered
+ * write of at least WRITEBACK_MIN bytes has its writeback started at once
+ * (sync_file_range, a hint: a flush still waits for it and reports its
+ * errors), so the device writes while the caller computes the next one.
  */
 #include "config.h"
 
@@ -25,12 +28,14 @@
 #include "f2/zoned.h"
 #include "io_private.h"
 
-/* Largest single read/write syscall we issue. */
+/* Writes at least this large get their writeback started at once. */
+#define WRITEBACK_MIN	(64u << 10)
 
 struct unix_priv {
 	int fd;
 	bool blkdev;
 	bool writable;
+	bool direct;		/* O_DIRECT: nothing to write back */
 	bool zoned;		/* zoned block device: discard resets zones */
 	uint32_t sector;	/* logical sector size of a block device */
 };
@@ -64,9 +69,16 @@ static int check_write(struct f2_io *io, uint64_t off, uint64_t len)
 
 static int unix_write(struct f2_io *io, uint64_t off, const void *buf, size_t len)
 {
+	struct unix_priv *u = priv_of(io);
 	int ret = check_write(io, off, len);
 
-	return ret ? ret : write_all(priv_of(io)->fd, off, buf, len);
+	if (!ret)
+		ret = write_all(u->fd, off, buf, len);
+	/* not on zoned devices: their writes must reach the zones in order,
+	 * which only the kernel's own writeback is relied on for here */
+	if (!ret && len >= WRITEBACK_MIN && !u->direct && !u->zoned)
+		(void)sync_file_range(u->fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE);
+	return ret;
 }
 
 static int unix_flush(struct f2_io *io)
@@ -251,6 +263,7 @@ int f2_io_open_unix(const char *path, int flags, struct f2_io **out)
 	if (!u)
 		return -ENOMEM;
 	u->writable = flags & F2_IO_RDWR;
+	u->direct = flags & F2_IO_DIRECT;
 	u->fd = open(path, oflags);
 	if (u->fd < 0) {
 		ret = -errno;
