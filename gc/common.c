@@ -105,6 +105,7 @@ int gc_open_rw(const char *prog, const char *path, struct f2_io **io, struct f2_
 	*fs = NULL;
 	if (refuse_busy(prog, path, &o))
 		return GC_EXIT_ERROR;
+	o.stream = 1;	/* moved sections go to disk while the next is read */
 	r = f2_fs_open_rw(path, &o, io, fs, why, sizeof(why));
 	if (r) {
 		fprintf(stderr, "%s: %s: %s\n", prog, path, why);

@@ -72,6 +72,7 @@ static int open_volume(const struct rs_cmd *c, struct f2_io **io, struct f2_fs *
 		}
 		return err;
 	}
+	o.stream = 1;	/* moved blocks go to disk while the next are read */
 	err = f2_fs_open_rw(c->device, &o, io, fs, why, sizeof(why));
 	if (err)
 		fprintf(stderr, "resize.f2fs: %s: %s\n", c->device, why);

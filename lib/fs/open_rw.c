@@ -87,7 +87,8 @@ int f2_fs_open_rw(const char *path, const struct f2_fs_opts *o, struct f2_io **i
 {
 	struct f2_fs_opts so;
 	struct f2_fs *sb = NULL;
-	int flags = F2_IO_RDWR | (o && o->shared ? 0 : F2_IO_EXCL);
+	int flags = F2_IO_RDWR | (o && o->shared ? 0 : F2_IO_EXCL) |
+		    (o && o->stream ? F2_IO_STREAM : 0);
 	int err;
 
 	*io = NULL;

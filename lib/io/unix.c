@@ -6,8 +6,9 @@
  * device is F2_ESHORTIO.  The size is fixed at open (st_size or
  * BLKGETSIZE64) and nothing ever reaches past it, so a file never grows.
  * On a zoned block device a discard resets the write pointers of the
- * sequential zones wholly inside the range (lib/io/zoned.c).  A buffered
- * write of at least WRITEBACK_MIN bytes has its writeback started at once
+ * sequential zones wholly inside the range (lib/io/zoned.c).  Opened with
+ * F2_IO_STREAM, a buffered write of at least WRITEBACK_MIN bytes has its
+ * writeback started at once
  * (sync_file_range, a hint: a flush still waits for it and reports its
  * errors), so the device writes while the caller computes the next one.
  */
@@ -35,7 +36,7 @@ struct unix_priv {
 	int fd;
 	bool blkdev;
 	bool writable;
-	bool direct;		/* O_DIRECT: nothing to write back */
+	bool stream;		/* F2_IO_STREAM, and not O_DIRECT */
 	bool zoned;		/* zoned block device: discard resets zones */
 	uint32_t sector;	/* logical sector size of a block device */
 };
@@ -76,7 +77,7 @@ static int unix_write(struct f2_io *io, uint64_t off, const void *buf, size_t le
 		ret = write_all(u->fd, off, buf, len);
 	/* not on zoned devices: their writes must reach the zones in order,
 	 * which only the kernel's own writeback is relied on for here */
-	if (!ret && len >= WRITEBACK_MIN && !u->direct && !u->zoned)
+	if (!ret && len >= WRITEBACK_MIN && u->stream && !u->zoned)
 		(void)sync_file_range(u->fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE);
 	return ret;
 }
@@ -251,7 +252,7 @@ int f2_io_open_unix(const char *path, int flags, struct f2_io **out)
 	int ret;
 
 	*out = NULL;
-	if (flags & ~(F2_IO_RDWR | F2_IO_EXCL | F2_IO_DIRECT))
+	if (flags & ~(F2_IO_RDWR | F2_IO_EXCL | F2_IO_DIRECT | F2_IO_STREAM))
 		return F2_EBADOPT;
 	if (flags & F2_IO_DIRECT)
 		oflags |= O_DIRECT;
@@ -263,7 +264,7 @@ int f2_io_open_unix(const char *path, int flags, struct f2_io **out)
 	if (!u)
 		return -ENOMEM;
 	u->writable = flags & F2_IO_RDWR;
-	u->direct = flags & F2_IO_DIRECT;
+	u->stream = (flags & F2_IO_STREAM) && !(flags & F2_IO_DIRECT);
 	u->fd = open(path, oflags);
 	if (u->fd < 0) {
 		ret = -errno;

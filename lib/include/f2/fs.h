@@ -39,6 +39,7 @@ struct f2_fs_opts {
 	int force_pack;		/* 1 or 2: use that cp pack if valid; 0 = newest */
 	int shared;		/* f2_fs_open_rw(): without O_EXCL, on a device the
 				 * kernel holds (fsck under a read-only mount) */
+	int stream;		/* f2_fs_open_rw(): F2_IO_STREAM (lib/io/unix.c) */
 	int last_dev_whole;	/* a multi-device volume's join spans its last
 				 * device whole, not only the segments the
 				 * superblock records (resize.f2fs grows into it) */

@@ -60,6 +60,8 @@ struct f2_io {
 #define F2_IO_RDWR	0x1
 #define F2_IO_EXCL	0x2	/* O_EXCL on block devices: fail if in use */
 #define F2_IO_DIRECT	0x4	/* O_DIRECT: caller aligns offsets, lengths, buffers */
+#define F2_IO_STREAM	0x8	/* large buffered writes start their writeback at
+				 * once (a mover streaming blocks: gc, resize) */
 
 int f2_io_open_unix(const char *path, int flags, struct f2_io **out);
 /* An in-memory device of size bytes (zero filled). */
