@@ -67,7 +67,8 @@ setup_file() {
 		i=$((i + 1))
 	done <<<"$RESIZES"
 	kernel_add_binary /usr/bin/getfattr || return 1
-	KERNEL_FILES="$dir/disks:/guest/disks" KERNEL_RUN_DIR=$dir/run KERNEL_TIMEOUT=1200 \
+	head -c 4194304 /dev/urandom >"$dir/rand"
+	KERNEL_FILES="$dir/disks:/guest/disks $dir/rand:/guest/rand" KERNEL_RUN_DIR=$dir/run KERNEL_TIMEOUT=1200 \
 		kernel_run "$BATS_TEST_DIRNAME/guest/check.sh" "${disks[@]}"
 	echo $? >"$dir/run/status"
 	cp "$KERNEL_OUT" "$dir/report"
@@ -76,6 +77,18 @@ setup_file() {
 
 report_of() { sed -n "s/^$1 //p" "$BATS_FILE_TMPDIR/report"; }
 names() { awk -F'|' 'NF > 1 { print $1 }' <<<"$RESIZES"; }
+# wrote NAME N: md5sum's lines for the N files the guest wrote on NAME
+# (new/fI: the line "NAME fI", then the random block), sorted
+wrote() {
+	python3 -c '
+import hashlib, sys
+rand = open(sys.argv[1], "rb").read()
+for i in range(int(sys.argv[3])):
+    h = hashlib.md5(("%s f%d\n" % (sys.argv[2], i)).encode())
+    h.update(rand)
+    print("%s  new/f%d" % (h.hexdigest(), i))
+' "$BATS_FILE_TMPDIR/rand" "$1" "$2" | LC_ALL=C sort -k2
+}
 
 setup() {
 	fixtures_require
@@ -134,13 +147,14 @@ setup() {
 }
 
 @test "resize kernel: new files written, unmounted cleanly, read back" {
-	local name
+	local name n
 	for name in $(names); do
 		report_of "$name" | grep -qx 'umount ok'
 		report_of "$name" | grep -qx 'final umount ok'
 		! report_of "$name" | grep -q 'failed' || false
-		[ "$(report_of "$name" | sed -n 's/^files //p')" -ge 1 ]
-		diff <(report_of "$name" | sed -n 's/^wrote //p') <(report_of "$name" | sed -n 's/^reread //p')
+		n=$(report_of "$name" | sed -n 's/^files //p')
+		[ "$n" -ge 1 ]
+		diff <(wrote "$name" "$n") <(report_of "$name" | sed -n 's/^reread //p' | LC_ALL=C sort -k2)
 	done
 }
 
