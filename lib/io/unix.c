@@ -8,9 +8,9 @@
  * On a zoned block device a discard resets the write pointers of the
  * sequential zones wholly inside the range (lib/io/zoned.c).  Opened with
  * F2_IO_STREAM, a buffered write of at least WRITEBACK_MIN bytes has its
- * writeback started at once
- * (sync_file_range, a hint: a flush still waits for it and reports its
- * errors), so the device writes while the caller computes the next one.
+ * writeback started at once (sync_file_range, a hint: a flush still waits
+ * for it and reports its errors), so the device writes while the caller
+ * computes the next one.
  */
 #include "config.h"
 
