@@ -32,6 +32,9 @@
 #   zero_area IMG AREA       cp, nat, sit or ssa zeroed whole (both copies)
 #   zero_sb IMG              both superblock blocks (0 and 1) zeroed
 #   zero_nat_share IMG PCT SEED  PCT% of the NAT blocks in use zeroed
+#   stale_cp IMG [CMD...]    three more checkpoints by our sload, then the
+#                            checkpoint area as it was before written back
+#                            (CMD, when given, runs just before that)
 set -eu
 F2FIELD=${F2FIELD:?}
 INJECT=${INJECT:?}
@@ -245,4 +248,26 @@ with open(img, "rb") as f:
 		dd if=/dev/zero of="$img" bs=4096 seek=$(( a0 + 512 )) count=1 conv=notrunc status=none
 		echo "$b"
 	done
+}
+
+# stale_cp IMG [CMD...]: the checkpoint area saved, three more checkpoints
+# written by our sload (a directory newI each: a file and a source tree
+# of 7I small ones), CMD run, the saved area written back: both packs
+# valid, the newest three versions behind the nodes its NAT reaches
+stale_cp() {
+	local img=$1 src=$1.stale cp n i j
+	shift
+	cp=$(val "$img" sb.cp_blkaddr)
+	n=$(( $(val "$img" sb.segment_count_ckpt) * 512 ))
+	dd if="$img" of="$src.cp" bs=4096 skip="$cp" count="$n" status=none
+	for i in 1 2 3; do
+		rm -rf "$src" && mkdir -p "$src/new$i/sub"
+		seq 1 $((i * 20000)) >"$src/new$i/f"
+		for ((j = 1; j <= i * 7; j++)); do echo "$i $j" >"$src/new$i/sub/g$j"; done
+		"${SLOAD:?}" -q -f "$src" "$img" >/dev/null
+	done
+	rm -rf "$src"
+	[ $# -eq 0 ] || "$@"
+	dd if="$src.cp" of="$img" bs=4096 seek="$cp" conv=notrunc status=none
+	rm -f "$src.cp"
 }

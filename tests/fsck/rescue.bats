@@ -43,37 +43,22 @@ damage() {
 		case $2 in
 		cp+nat) zero_area "$1" cp && zero_area "$1" nat ;;
 		nat10) zero_nat_share "$1" 10 22 >/dev/null ;;
-		stale) stale_cp "$1" ;;
+		stale) stale_cp "$1" want_tree "$1" ;;
 		sb) zero_sb "$1" ;;
 		*) zero_area "$1" "$2" ;;
 		esac
 	)
 }
 
-# stale_cp IMG: the checkpoint area saved, three more checkpoints
-# written by our sload (a directory each: a 100-250 KB file and 7-21
-# small ones), the saved area written back: both packs valid, three
-# versions behind the nodes the NAT reaches (case 116's fault on a
-# kernel-written volume).  IMG.want: the volume's tree before the
-# write-back, as dump.f2fs extracts it (manifest and user xattrs).
-stale_cp() {
-	local img=$1 src=$1.src cp n i j
-	cp=$(od -An -tu4 -j $((1024 + 76)) -N4 "$img" | tr -d ' ')
-	n=$(( $(od -An -tu4 -j $((1024 + 52)) -N4 "$img" | tr -d ' ') * 512 ))
-	dd if="$img" of="$img.cp" bs=4096 skip="$cp" count="$n" status=none
-	for i in 1 2 3; do
-		rm -rf "$src" && mkdir -p "$src/stale$i/sub"
-		seq 1 $((i * 20000)) >"$src/stale$i/f"
-		for ((j = 1; j <= i * 7; j++)); do echo "$i $j" >"$src/stale$i/sub/g$j"; done
-		"$SLOAD" -f "$src" "$img" >/dev/null || return 1
-	done
-	rm -rf "$src" "$img.x"
-	"$DUMP" --extract / --output "$img.x" "$img" >/dev/null || return 1
-	tree_manifest "$img.x" >"$img.want"
-	tree_xattrs "$img.x" >"$img.wantx"
-	rm -rf "$img.x"
-	dd if="$img.cp" of="$img" bs=4096 seek="$cp" conv=notrunc status=none
-	rm -f "$img.cp"
+# want_tree IMG: IMG.want and IMG.wantx, the volume's tree as dump.f2fs
+# extracts it (manifest, user xattrs): before stale_cp writes the old
+# checkpoint area back
+want_tree() {
+	rm -rf "$1.x"
+	"$DUMP" --extract / --output "$1.x" "$1" >/dev/null || return 1
+	tree_manifest "$1.x" >"$1.want"
+	tree_xattrs "$1.x" >"$1.wantx"
+	rm -rf "$1.x"
 }
 
 drop_lf() { grep -v '^\./lost+found' || true; }
@@ -192,7 +177,7 @@ sb_same() {
 	# the newest tree: the fixture's files and the three directories
 	tree_manifest "$out" | diff "$img.want" -
 	tree_xattrs "$out" | diff "$img.wantx" -
-	grep -q '^\./stale3/sub/g21	' "$img.want"
+	grep -q '^\./new3/sub/g21	' "$img.want"
 	grep -q '^\./sparse/' "$img.want"
 }
 @test "rescue: aged, the whole NAT zeroed" { rescue_one aged nat 0x03000A; }
