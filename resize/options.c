@@ -18,7 +18,8 @@ void rs_usage(FILE *out)
 "Grow or shrink an unmounted F2FS volume.\n"
 "  -t, --target SECTORS   new size in 512-byte sectors (default: the device\n"
 "                         or file size; multi-device: the last one whole)\n"
-"  -s, --safe             grow only as far as the metadata areas address\n"
+"  -s, --safe             keep the metadata areas in place (grow only as far\n"
+"                         as they address)\n"
 "  -o, --overprovision P  overprovision percent for the new size (default:\n"
 "                         what mkfs.f2fs picks for it)\n"
 "  -f, --force            accepted for f2fs-tools compatibility (nothing is asked)\n"
@@ -28,8 +29,10 @@ void rs_usage(FILE *out)
 "      --json             the report as one JSON object on stdout\n"
 "  -V, --version          print the version\n"
 "  -h, --help             this help\n"
-"Shrinking moves every valid block past the new end below it first; a size\n"
-"the data does not fit is refused before anything is written.\n");
+"The metadata areas are laid out for the new size and written where the\n"
+"volume reads nothing, the superblock last, so a power cut leaves the old or\n"
+"the new volume.  Valid blocks outside the new main area are moved into it\n"
+"first; a size the data does not fit is refused before anything is written.\n");
 }
 
 int rs_parse(int argc, char **argv, struct rs_cmd *c)

@@ -26,9 +26,16 @@ static void report_json(FILE *out, const struct rs_cmd *c, const struct f2_resiz
 		p->ratio, p->rsvd, p->ovp, (unsigned long long)p->user_blocks);
 	fprintf(out, ",\"relocate\":");
 	if (p->relocate)
-		fprintf(out, "{\"shift_segments\":%u,\"segment0_blkaddr\":%u,\"segment_count_sit\":%u,"
+		fprintf(out, "{\"placement\":\"%s\",\"shift_segments\":%u,\"main_delta_segments\":%d,"
+			"\"segment0_blkaddr\":%u,\"segment_count_sit\":%u,"
 			"\"segment_count_nat\":%u,\"segment_count_ssa\":%u,\"cp_payload\":%u}",
-			p->shift, p->seg0, p->sit_segs, p->nat_segs, p->ssa_segs, p->cp_payload);
+			p->home ? "mkfs" : "main_start", p->shift, p->delta, p->seg0, p->sit_segs,
+			p->nat_segs, p->ssa_segs, p->cp_payload);
+	else
+		fprintf(out, "null");
+	fprintf(out, ",\"in_place_because\":");
+	if (p->in_place)
+		sup_json_cstr(out, p->in_place);
 	else
 		fprintf(out, "null");
 	fprintf(out, ",\"valid_blocks\":%llu", (unsigned long long)p->valid_blocks);
@@ -72,22 +79,30 @@ void rs_report(FILE *out, const struct rs_cmd *c, const struct f2_resize_plan *p
 	if (p->clamped)
 		fprintf(out, "  -s: stopped at the %u main segments the SIT and SSA address\n",
 			p->max_main);
-	if (p->relocate)
+	if (p->relocate && p->home)
+		fprintf(out, "  new metadata areas at block %u, where mkfs puts them (the main "
+			"area starts %d segments earlier): SIT %u, NAT %u, SSA %u segments\n",
+			p->seg0, -p->delta, p->sit_segs, p->nat_segs, p->ssa_segs);
+	else if (p->relocate)
 		fprintf(out, "  new metadata areas at block %u (the first %u main segments): SIT %u, "
 			"NAT %u, SSA %u segments\n", p->seg0, p->shift, p->sit_segs, p->nat_segs,
 			p->ssa_segs);
+	else if (p->in_place && p->kind != F2_RESIZE_NONE)
+		fprintf(out, "  in place (%s)\n", p->in_place);
 	if (p->ovp)
 		fprintf(out, "  overprovision %.2f%%: %u segments (%u reserved), user blocks %llu, "
 			"valid blocks %llu\n", p->ratio, p->ovp, p->rsvd,
 			(unsigned long long)p->user_blocks, (unsigned long long)p->valid_blocks);
-	if ((p->kind == F2_RESIZE_SHRINK || p->relocate) &&
-	    (p->move_data || p->move_node || c->debug))
+	if ((p->keep_lo || p->keep_hi < p->old_main) && (p->move_data || p->move_node || c->debug))
 		fprintf(out, "  %s: %llu blocks to move (%llu data, %llu node) from "
 			"%u sections; %u free sections %s, %u needed\n",
-			p->relocate ? "in the main area's first segments" : "past the new end",
+			!p->shift ? "past the new end" : p->keep_hi < p->old_main ?
+			"past the new end and in the main area's first segments" :
+			"in the main area's first segments",
 			(unsigned long long)(p->move_data + p->move_node),
 			(unsigned long long)p->move_data, (unsigned long long)p->move_node,
-			p->tail_secs_used, p->free_head_secs, p->relocate ? "after them" : "below it",
+			p->tail_secs_used, p->free_head_secs, !p->shift ? "below it" :
+			p->keep_hi < p->old_main ? "between them" : "after them",
 			p->need_secs);
 	if (st)
 		fprintf(out, "  moved %llu blocks (%llu data, %llu node), %llu node writes, %u "

@@ -67,6 +67,7 @@ struct eng_blk {
 struct eng_place {
 	uint8_t on, left;
 	uint32_t from_sec, skip_lo, skip_hi;
+	uint32_t lo_sec, hi_sec;	/* only sections in [lo, hi) (hi 0: all) */
 };
 
 struct f2_engine {

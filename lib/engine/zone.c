@@ -59,7 +59,11 @@ int eng_place_section(struct f2_engine *w, int t, uint32_t *out)
 	if (!nsec)
 		return eng_fail(w, F2_ENOSPC, "no section in the main area");
 	for (;;) {
-		if ((sec < p->skip_lo || sec >= p->skip_hi) && sec_is_free(w, sec)) {
+		if (p->hi_sec && (sec < p->lo_sec || sec >= p->hi_sec)) {
+			/* outside the bounds: only toward them */
+			if (p->left ? sec < p->lo_sec : sec >= p->hi_sec)
+				break;
+		} else if ((sec < p->skip_lo || sec >= p->skip_hi) && sec_is_free(w, sec)) {
 			*out = sec;
 			return 0;
 		}

@@ -385,6 +385,19 @@ int f2_gc_move_range(struct f2_engine *w, uint64_t start, uint64_t len, uint64_t
 	return err;
 }
 
+void f2_gc_move_bounds(struct f2_engine *w, uint64_t lo, uint64_t hi)
+{
+	uint64_t bps = (uint64_t)w->segs_per_sec * F2_BLKS_PER_SEG, base = w->fs->main_blkaddr;
+
+	lo = lo > base ? lo - base : 0;
+	hi = hi > base ? hi - base : 0;
+	w->place.lo_sec = (uint32_t)((lo + bps - 1) / bps);
+	w->place.hi_sec = (uint32_t)(hi / bps);
+	/* an empty range still bounds: nothing is free in it */
+	if (w->place.hi_sec <= w->place.lo_sec)
+		w->place.lo_sec = w->place.hi_sec = UINT32_MAX;
+}
+
 int f2_gc_checkpoint(struct f2_engine *w)
 {
 	int err = eng_writeback(w);

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * resize/plan.c - what resizing a volume to a new size means: the new
- * main area (whole zones, within what the SIT and SSA address, or past
- * that with the areas mkfs lays out for the new size, relocated), the GC
+ * main area (whole zones; after the areas mkfs lays out for the new size,
+ * relocated, or in place within what the SIT and SSA address), the GC
  * reserve and overprovision mkfs gives it (f2_geometry_reserve), whether
- * the data fits, and every valid block that must move (past a new end, or
- * out of the segments a relocation takes) with its owner checked: the
+ * the data fits, and every valid block outside the new main area (past a
+ * new end, or where relocated areas go) with its owner checked: the
  * blocks a run will move, and the free sections that must take them.
  * Reads only.
  */
@@ -51,9 +51,9 @@ static int on_block(void *ctx, const struct f2_gc_block *b)
 	return 0;
 }
 
-/* The sections to empty (shrink: past the new end; relocation: the first
- * p->shift segments): owners of their blocks, and room for them elsewhere
- * (below the new end; after the emptied head). */
+/* The sections outside old segnos [keep_lo, keep_hi) (past a new end;
+ * where relocated areas go): owners of their blocks, and room for them
+ * in the free sections inside. */
 static int plan_scan(struct f2_fs *fs, struct f2_resize_plan *p, char *why, size_t len)
 {
 	struct tail_scan s = { .p = p };
@@ -65,12 +65,12 @@ static int plan_scan(struct f2_fs *fs, struct f2_resize_plan *p, char *why, size
 	if (err)
 		return f2_why(why, len, err, "reading the SIT: %s", fs->why);
 	bps = m.blocks_per_sec;
-	lo = p->relocate ? 0 : p->new_secs;
-	hi = p->relocate ? p->shift / m.segs_per_sec : m.nsecs;
+	lo = p->keep_lo / m.segs_per_sec;
+	hi = p->keep_hi / m.segs_per_sec;
 	for (uint32_t sec = 0; sec < m.nsecs && !err; sec++) {
 		const struct f2_gc_sec *g = &m.secs[sec];
 
-		if (sec < lo || sec >= hi) {
+		if (sec >= lo && sec < hi) {
 			p->free_head_secs += g->state == F2_GC_SEC_FREE;
 			continue;
 		}
@@ -81,8 +81,8 @@ static int plan_scan(struct f2_fs *fs, struct f2_resize_plan *p, char *why, size
 	}
 	for (int t = 0; t < F2_NR_CURSEG; t++)
 		if (fs->curseg[t].segno != F2_NULL_SEGNO &&
-		    fs->curseg[t].segno / m.segs_per_sec >= lo &&
-		    fs->curseg[t].segno / m.segs_per_sec < hi)
+		    (fs->curseg[t].segno / m.segs_per_sec < lo ||
+		     fs->curseg[t].segno / m.segs_per_sec >= hi))
 			p->tail_cursegs++;
 	f2_gc_map_free(&m);
 	if (err)
@@ -93,34 +93,60 @@ static int plan_scan(struct f2_fs *fs, struct f2_resize_plan *p, char *why, size
 			      "owner does not point at them (first: %s): run fsck.f2fs first",
 			      (unsigned long long)(p->stale + p->bad), s.first_bad);
 	/* moved blocks, the owner nodes they dirty (each run's, at most),
-	 * and one section for each log that takes a new one there */
+	 * and one section for each log that takes a new one there (twice
+	 * when blocks move from both ends) */
 	need = p->move_data + p->move_node + 2 * s.runs;
 	p->need_secs = (uint32_t)((need + bps - 1) / bps);
 	if (need || p->tail_cursegs)
-		p->need_secs += F2_NR_CURSEG;
+		p->need_secs += F2_NR_CURSEG * (p->shift && p->keep_hi < p->old_main ? 2 : 1);
 	if (p->need_secs > p->free_head_secs)
 		return f2_why(why, len, F2_ENOSPC, "moving %llu block(s) %s needs %u free "
 			      "sections %s, %u are free (gc.f2fs frees more)",
 			      (unsigned long long)(p->move_data + p->move_node),
-			      p->relocate ? "out of the main area's start (room for the new "
-			      "metadata areas)" : "past the new end", p->need_secs,
-			      p->relocate ? "after them" : "below it", p->free_head_secs);
+			      !p->shift ? "past the new end" : p->keep_hi < p->old_main ?
+			      "past the new end and out of the main area's start (room for the "
+			      "new metadata areas)" : "out of the main area's start (room for the "
+			      "new metadata areas)", p->need_secs,
+			      !p->shift ? "below it" : p->keep_hi < p->old_main ? "between them" :
+			      "after them", p->free_head_secs);
+	return 0;
+}
+
+/* Whether every nid in use lies below max_nid (a NAT of that size holds
+ * them all). */
+struct nid_max {
+	uint32_t max;
+	uint32_t first;		/* the first nid in use at or past max */
+};
+
+static int nid_at_max(void *ctx, const struct f2_nat_info *ni)
+{
+	struct nid_max *n = ctx;
+
+	if (ni->nid >= n->max && ni->blkaddr) {
+		n->first = ni->nid;
+		return 1;
+	}
 	return 0;
 }
 
 /*
- * The areas mkfs lays out for the new size (f2_geometry_compute), placed
- * at the start of the main area: segment0 there, the checkpoint, SIT and
- * NAT of mkfs's sizes, the SSA taking the rest of whole zones (as mkfs
- * pads it); the main area follows.
+ * The areas mkfs lays out for the new size (f2_geometry_compute): the
+ * checkpoint, SIT and NAT of mkfs's sizes, the SSA taking the rest of
+ * whole zones (as mkfs pads it).  They go where mkfs puts them when they
+ * end before the old areas begin and the main area that follows is
+ * aligned as the old one (the main area then starts earlier by whole
+ * zones, taking in the old areas); otherwise at the start of the old
+ * main area.  Returns 1 (p->in_place set) when the nids in use need a
+ * larger NAT than mkfs's.
  */
 static int plan_relocate(struct f2_fs *fs, const struct f2_resize_opts *o,
 			 struct f2_resize_plan *p, uint32_t spz, char *why, size_t len)
 {
 	const struct f2_super *sb = &fs->sb;
+	uint64_t zone = (uint64_t)spz * F2_BLKS_PER_SEG, meta, main_start, new_main;
 	struct f2_geom_params gp = { 0 };
 	const char *gwhy = NULL;
-	uint64_t meta, main_start, new_main;
 	struct f2_geom g;
 	int err;
 
@@ -136,17 +162,42 @@ static int plan_relocate(struct f2_fs *fs, const struct f2_resize_opts *o,
 	if (err)
 		return f2_why(why, len, err, "laying out %llu blocks: %s",
 			      (unsigned long long)o->target_blocks, gwhy);
+	if (g.segment_count_nat < f2_le32(sb->segment_count_nat)) {
+		struct nid_max n = { .max = g.segment_count_nat / 2 * F2_BLKS_PER_SEG *
+					    F2_NAT_ENTRIES_PER_BLOCK };
+
+		err = f2_nat_iter(fs, nid_at_max, &n);
+		if (err < 0)
+			return f2_why(why, len, err, "reading the NAT: %s", fs->why);
+		if (err) {
+			p->in_place = "nids in use lie past what the smaller NAT addresses";
+			return 1;
+		}
+	}
 	meta = (uint64_t)g.segment_count_ckpt + g.segment_count_sit + g.segment_count_nat +
 	       g.segment_count_ssa;
 	meta = (meta + spz - 1) / spz * spz;
-	main_start = fs->main_blkaddr + meta * F2_BLKS_PER_SEG;
-	if (meta >= fs->main_segs || o->target_blocks <= main_start)
-		return f2_why(why, len, F2_ETOOSMALL, "the new metadata areas (%llu segments) do "
-			      "not fit the main area", (unsigned long long)meta);
-	new_main = (o->target_blocks - main_start) / F2_BLKS_PER_SEG / spz * spz;
+	main_start = g.segment0_blkaddr + meta * F2_BLKS_PER_SEG;
+	if (main_start <= fs->seg0_blkaddr && !((fs->main_blkaddr - main_start) % zone)) {
+		p->home = 1;
+		p->seg0 = g.segment0_blkaddr;
+		p->delta = -(int32_t)((fs->main_blkaddr - main_start) / F2_BLKS_PER_SEG);
+	} else {
+		if (meta >= fs->main_segs)
+			return f2_why(why, len, F2_ETOOSMALL, "the new metadata areas (%llu "
+				      "segments) do not fit the main area", (unsigned long long)meta);
+		p->seg0 = fs->main_blkaddr;
+		p->shift = (uint32_t)meta;
+		p->delta = (int32_t)meta;
+		main_start = fs->main_blkaddr + meta * F2_BLKS_PER_SEG;
+	}
+	if (o->target_blocks <= main_start + zone)
+		return f2_why(why, len, F2_ETOOSMALL, "%llu blocks leave no main area after the "
+			      "relocated metadata areas (block %llu on)", (unsigned long long)
+			      o->target_blocks, (unsigned long long)main_start);
+	new_main = (o->target_blocks - main_start) / zone * spz;
 	p->relocate = 1;
-	p->shift = (uint32_t)meta;
-	p->seg0 = fs->main_blkaddr;
+	p->meta_segs = (uint32_t)meta;
 	p->sit_segs = g.segment_count_sit;
 	p->nat_segs = g.segment_count_nat;
 	p->ssa_segs = (uint32_t)meta - g.segment_count_ckpt - g.segment_count_sit -
@@ -154,13 +205,20 @@ static int plan_relocate(struct f2_fs *fs, const struct f2_resize_opts *o,
 	p->cp_payload = g.cp_payload;
 	p->sit_bitmap_bytes = g.sit_bitmap_bytes;
 	p->nat_bitmap_bytes = g.nat_bitmap_bytes;
-	if (new_main <= fs->main_segs - meta || new_main > (uint64_t)p->ssa_segs * F2_BLKS_PER_SEG ||
+	if (new_main > (uint64_t)p->ssa_segs * F2_BLKS_PER_SEG ||
 	    new_main > (uint64_t)p->sit_segs / 2 * F2_BLKS_PER_SEG * F2_SIT_ENTRIES_PER_BLOCK ||
 	    main_start + new_main * F2_BLKS_PER_SEG > 0xFFFFFFFFull)
 		return f2_why(why, len, F2_ETOOSMALL, "%llu blocks: %llu main segments after "
 			      "relocating the metadata areas (%u now)", (unsigned long long)
 			      o->target_blocks, (unsigned long long)new_main, fs->main_segs);
+	if ((int64_t)p->delta + (int64_t)new_main <= (p->delta > 0 ? p->delta : 0))
+		return f2_why(why, len, F2_ETOOSMALL, "%llu blocks: the new main area would "
+			      "hold none of the old one", (unsigned long long)o->target_blocks);
 	p->new_main = (uint32_t)new_main;
+	/* the old segments inside the new main area */
+	p->keep_lo = p->delta > 0 ? (uint32_t)p->delta : 0;
+	p->keep_hi = (int64_t)p->delta + new_main < fs->main_segs ?
+		     (uint32_t)((int64_t)p->delta + new_main) : fs->main_segs;
 	return 0;
 }
 
@@ -187,8 +245,8 @@ static int plan_multi(struct f2_fs *fs, struct f2_resize_plan *p, uint64_t new_m
 	return 0;
 }
 
-int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_resize_plan *p,
-		   char *why, size_t len)
+static int plan_once(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_resize_plan *p,
+		     int may_relocate, char *why, size_t len)
 {
 	const struct f2_super *sb = &fs->sb;
 	uint32_t sps = f2_le32(sb->segs_per_sec), spz, meta;
@@ -237,16 +295,29 @@ int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_r
 		return f2_why(why, len, F2_EUNSUPP, "growing a multi-device volume (%u devices) "
 			      "past what its SIT and SSA address (%u main segments) is not "
 			      "supported (-s grows to that)", fs->ndevs, p->max_main);
-	if (new_main > max_main) {
-		if (!o->safe) {
-			err = plan_relocate(fs, o, p, spz, why, len);
-			if (err)
-				return err;
-			new_main = p->new_main;
-		} else {
+	if (o->safe) {
+		if (new_main > max_main) {
 			new_main = max_main;
 			p->clamped = 1;
 		}
+	} else if (fs->ndevs > 1) {
+		p->in_place = "a multi-device volume";
+	} else if (fs->features & F2_FEAT_BLKZONED) {
+		p->in_place = "a zoned volume";
+	} else if (!may_relocate) {
+		p->in_place = "the data fits only with the areas kept where they are";
+		if (new_main > max_main)
+			return f2_why(why, len, F2_EUNSUPP, "past what the SIT and SSA address");
+	} else if (new_main != fs->main_segs) {
+		err = plan_relocate(fs, o, p, spz, why, len);
+		if (err < 0)
+			return err;
+		if (!err)
+			new_main = p->new_main;
+		else if (new_main > max_main)
+			return f2_why(why, len, F2_EUNSUPP, "%s, and growing in place past what the "
+				      "SIT and SSA address (%u main segments) needs them relocated "
+				      "(-s grows to that)", p->in_place, p->max_main);
 	}
 	if (fs->ndevs > 1) {
 		err = plan_multi(fs, p, new_main, why, len);
@@ -255,7 +326,7 @@ int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_r
 	}
 	p->new_main = (uint32_t)new_main;
 	p->new_secs = p->new_main / sps;
-	p->new_segment_count = (p->relocate ? p->shift : meta) + p->new_main;
+	p->new_segment_count = (p->relocate ? p->meta_segs : meta) + p->new_main;
 	p->new_blocks = p->clamped ? (uint64_t)fs->seg0_blkaddr +
 			(uint64_t)p->new_segment_count * F2_BLKS_PER_SEG : o->target_blocks;
 	/* the devices of a multi-device volume sum up to block_count: the
@@ -281,7 +352,38 @@ int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_r
 			      "leave users %llu blocks (%u overprovision segments, %u of them "
 			      "reserved)", (unsigned long long)p->valid_blocks, p->new_main,
 			      (unsigned long long)p->user_blocks, p->ovp, p->rsvd);
-	if (p->kind == F2_RESIZE_SHRINK || p->relocate)
+	if (!p->relocate) {
+		p->keep_lo = 0;
+		p->keep_hi = p->new_main < p->old_main ? p->new_main : p->old_main;
+	}
+	if (p->keep_lo || p->keep_hi < p->old_main)
 		return plan_scan(fs, p, why, len);
 	return 0;
+}
+
+/* Relocated areas where the volume allows; in place when only that
+ * leaves the data room (the relocated areas cost the main area the old
+ * ones, or the segments they take); refused with the in-place numbers
+ * when neither does. */
+int f2_resize_plan(struct f2_fs *fs, const struct f2_resize_opts *o, struct f2_resize_plan *p,
+		   char *why, size_t len)
+{
+	int err = plan_once(fs, o, p, 1, why, len);
+
+	if (err == F2_ENOSPC && p->relocate) {
+		struct f2_resize_plan relocated = *p;
+		char why2[F2_WHY_LEN + 200];
+		int err2 = plan_once(fs, o, p, 0, why2, sizeof(why2));
+
+		/* refused either way: the in-place plan's numbers, the least
+		 * the volume needs; a size only relocation reaches keeps the
+		 * relocated plan's */
+		if (err2 == F2_ENOSPC)
+			snprintf(why, len, "%s", why2);
+		if (err2 && err2 != F2_ENOSPC)
+			*p = relocated;
+		else
+			err = err2;
+	}
+	return err;
 }

@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * resize/relocate.c - a grow past what the metadata areas address: new
- * areas, sized as mkfs sizes them for the new volume, written at the start
- * of the main area, and a superblock that starts the volume there.
+ * resize/relocate.c - a resize that relocates the metadata areas: new
+ * areas, sized as mkfs sizes them for the new volume, written where the
+ * old superblock reads nothing (where mkfs puts them, before the old
+ * areas; or at the start of the main area), and a superblock that starts
+ * the volume there.
  *
- * (1) The cleaner's range move empties the first p->shift segments of
- * the main area (their blocks and logs go after them), committed by a
- * checkpoint of the old volume.  (2) Into those segments, free in that
- * checkpoint and so read by nothing, go the new checkpoint area, SIT, NAT
- * and SSA: the NAT blocks copied (the journal's entries folded in), each
- * SIT entry and SSA block renumbered by the shift (block addresses are
+ * (1) The cleaner's range move empties every old segment outside the new
+ * main area (past a new end; where the new areas go), its blocks and logs
+ * going into the new main area, committed by a checkpoint of the old
+ * volume.  (2) The new checkpoint area, SIT, NAT and SSA are written
+ * (free in that checkpoint, or before the old areas: read by nothing):
+ * the NAT blocks copied (the journal's entries folded in), each SIT entry
+ * and SSA block renumbered by the main area's move (block addresses are
  * absolute and do not change; segment numbers count from the main area),
- * the added segments' entries zero, and both checkpoint packs (the
- * second one a version older, as mkfs writes them) with the current
- * segments renumbered, empty journals, every version bit 0.
- * (3) The superblock names the new areas: until it is written the old
- * superblock names the old checkpoint, and after it the new one names
- * the new checkpoint, so the volume is the old one or the new one at
- * every write.  The old areas, before the new segment0, are unused.
+ * added segments' entries zero, and both checkpoint packs (the second one
+ * a version older, as mkfs writes them) with the current segments
+ * renumbered, empty journals, every version bit 0.  (3) The superblock
+ * names the new areas: until it is written the old superblock names the
+ * old checkpoint, and after it the new one names the new checkpoint, so
+ * the volume is the old one or the new one at every write.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -62,23 +64,33 @@ void rs_relocated_sb(const struct f2_fs *fs, const struct f2_resize_plan *p, str
 	f2_set_le32(sb->cp_payload, p->cp_payload);
 }
 
-/* (1) Empty the first p->shift segments; committed by a checkpoint. */
+/* (1) Empty the old segments outside the new main area; committed by a
+ * checkpoint. */
 static int evacuate(struct f2_fs *fs, const struct f2_resize_plan *p, struct f2_resize_stats *st,
 		    char *why, size_t len)
 {
-	uint64_t start = fs->main_blkaddr, n = (uint64_t)p->shift * F2_BLKS_PER_SEG;
+	uint64_t lo = f2_fs_seg_start(fs, p->keep_lo), hi = f2_fs_seg_start(fs, p->keep_hi);
+	uint64_t end = f2_fs_seg_start(fs, p->old_main);
 	struct f2_gc_move_stats ms = { 0 };
 	struct f2_engine *w;
-	int err = f2_engine_open(fs, NULL, &w);
+	int err;
 
+	if (!p->move_data && !p->move_node && !p->tail_cursegs)
+		return 0;
+	err = f2_engine_open(fs, NULL, &w);
 	if (err)
 		return f2_why(why, len, err, "%s", fs->why);
-	err = f2_gc_move_range(w, start, n, start + n, 0, &ms);
+	f2_gc_move_bounds(w, lo, hi);
+	if (hi < end)
+		err = f2_gc_move_range(w, hi, end - hi, hi - 1, 1, &ms);
+	if (!err && lo > fs->main_blkaddr)
+		err = f2_gc_move_range(w, fs->main_blkaddr, lo - fs->main_blkaddr, lo, 0, &ms);
 	rs_add_stats(st, &ms);
 	if (!err)
 		err = f2_gc_checkpoint(w);
 	if (err)
-		f2_why(why, len, err, "emptying the start of the main area: %s", f2_engine_why(w));
+		f2_why(why, len, err, "emptying the segments outside the new main area: %s",
+		       f2_engine_why(w));
 	else
 		st->checkpoints++;
 	f2_engine_close(w);
@@ -86,10 +98,19 @@ static int evacuate(struct f2_fs *fs, const struct f2_resize_plan *p, struct f2_
 }
 
 /* The NAT: each block of the copy in use, the journal folded in, to the
- * first copy of the new area. */
-static int copy_nat(struct f2_fs *fs, const struct areas *a, uint8_t *blk)
+ * first copy of the new area (the copies alternate by segment); as many
+ * blocks as both NATs have (the plan checked that no nid in use lies
+ * past a smaller one). */
+static int copy_nat(struct f2_fs *fs, const struct f2_resize_plan *p, const struct areas *a,
+		    uint8_t *blk)
 {
-	for (uint32_t b = 0; b < fs->nat_blocks; b++) {
+	uint32_t n = p->nat_segs / 2 * F2_BLKS_PER_SEG;
+
+	if (n > fs->nat_blocks)
+		n = fs->nat_blocks;
+	for (uint32_t b = 0; b < n; b++) {
+		uint64_t to = a->nat + ((uint64_t)(b / F2_BLKS_PER_SEG) * 2 * F2_BLKS_PER_SEG) +
+			      b % F2_BLKS_PER_SEG;
 		struct f2_nat_block *nb = (struct f2_nat_block *)blk;
 		int err = f2_fs_read_block(fs, f2_nat_block_addr(fs, b), blk);
 
@@ -101,7 +122,7 @@ static int copy_nat(struct f2_fs *fs, const struct areas *a, uint8_t *blk)
 				nb->entries[nid % F2_NAT_ENTRIES_PER_BLOCK] = e->ne;
 		}
 		if (!err)
-			err = f2_io_write_block(fs->io, a->nat + b, blk);
+			err = f2_io_write_block(fs->io, to, blk);
 		if (err)
 			return err;
 	}
@@ -112,9 +133,9 @@ static int copy_nat(struct f2_fs *fs, const struct areas *a, uint8_t *blk)
  * F2_NULL_SEGNO for an added one. */
 static uint32_t old_segno(const struct f2_fs *fs, const struct f2_resize_plan *p, uint32_t segno)
 {
-	uint64_t old = (uint64_t)segno + p->shift;
+	int64_t old = (int64_t)segno + p->delta;
 
-	return old < fs->main_segs ? (uint32_t)old : F2_NULL_SEGNO;
+	return old >= 0 && old < fs->main_segs ? (uint32_t)old : F2_NULL_SEGNO;
 }
 
 /* The SIT (renumbered, journal folded in) into the first copy and the
@@ -223,7 +244,10 @@ static int write_cp(struct f2_fs *fs, const struct f2_resize_plan *p, const stru
 	f2_set_le32(cp->ckpt_flags, flags | F2_CP_UMOUNT);
 	cp->valid_node_count = old->valid_node_count;
 	cp->valid_inode_count = old->valid_inode_count;
-	cp->next_free_nid = old->next_free_nid;
+	/* a hint: past a smaller NAT, scanning starts over */
+	if (f2_le32(old->next_free_nid) < p->nat_segs / 2 * F2_BLKS_PER_SEG *
+	    F2_NAT_ENTRIES_PER_BLOCK)
+		cp->next_free_nid = old->next_free_nid;
 	cp->elapsed_time = old->elapsed_time;
 	f2_set_le32(cp->sit_ver_bitmap_bytesize, p->sit_bitmap_bytes);
 	f2_set_le32(cp->nat_ver_bitmap_bytesize, p->nat_bitmap_bytes);
@@ -279,16 +303,20 @@ static int write_areas(struct f2_io *io, const struct f2_resize_plan *p, char *w
 				     "summary", t);
 			goto out;
 		}
-		if (s == F2_NULL_SEGNO || s < p->shift || s >= fs->main_segs) {
+		if (s == F2_NULL_SEGNO || s < p->keep_lo || s >= p->keep_hi) {
 			err = f2_why(why, len, F2_ECORRUPT, "log %d in segment %u after emptying "
-				     "the first %u", t, s, p->shift);
+				     "all but [%u, %u)", t, s, p->keep_lo, p->keep_hi);
 			goto out;
 		}
-		cur[t] = s - p->shift;
+		cur[t] = (uint32_t)((int64_t)s - p->delta);
 	}
-	for (uint32_t s = 0; s < p->shift; s++) {
+	for (uint32_t s = 0; s < fs->main_segs; s++) {
 		struct f2_sit_info si;
 
+		if (s == p->keep_lo)
+			s = p->keep_hi;
+		if (s >= fs->main_segs)
+			break;
 		err = f2_sit_get(fs, s, &si);
 		if (!err && si.vblocks)
 			err = f2_why(why, len, F2_ECORRUPT, "segment %u still holds %u valid "
@@ -299,7 +327,7 @@ static int write_areas(struct f2_io *io, const struct f2_resize_plan *p, char *w
 	/* the new areas start zero: unused SIT, NAT and SSA blocks */
 	err = f2_io_zero(io, a.cp * F2_BLKSIZE, (a.main - a.cp) * F2_BLKSIZE);
 	if (!err)
-		err = copy_nat(fs, &a, blk);
+		err = copy_nat(fs, p, &a, blk);
 	if (!err)
 		err = copy_sit_ssa(fs, p, &a, cur, blk, &free_segs);
 	if (!err)

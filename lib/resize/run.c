@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * resize/run.c - carrying out a resize plan (f2/resize.h), in the order
- * that keeps every power cut harmless.
+ * that keeps every power cut harmless: relocated areas (relocate.c), or
+ * in place as follows.
  *
  * Shrink: (1) the cleaner's range move takes every valid block past the
  * new end to free sections below it, and the logs whose segment lies there
@@ -254,7 +255,9 @@ int f2_resize_run(struct f2_io *io, struct f2_fs *fs, const char *path,
 		return 0;
 	if (fs->main_segs != p->old_main || !fs->cp)
 		return f2_why(why, len, F2_EBADOPT, "the plan was made for another volume");
+	if (p->relocate)
+		return rs_relocate(io, fs, p, st, why, len);
 	if (p->kind == F2_RESIZE_SHRINK)
 		return shrink(io, fs, path, p, st, why, len);
-	return p->relocate ? rs_relocate(io, fs, p, st, why, len) : grow(io, fs, p, st, why, len);
+	return grow(io, fs, p, st, why, len);
 }

@@ -13,7 +13,12 @@
 # differing copy (SB_PRIMARY_BAD, SB_BACKUP_BAD, SB_COPIES_DIFFER, and
 # the reference's "Magic Mismatch"), nothing else.
 #
-# Between the two commits (shrink: the checkpoint of the smaller volume
+# A resize that relocates the metadata areas (the default) has each
+# superblock name its own checkpoint, so no state lies between two
+# commits: there the short free count below is a failure.  An in-place
+# resize (-s, multi-device volumes, and a shrink whose data fits only
+# with the areas kept; the plan's "relocate" is null) has one:
+# between its two commits (shrink: the checkpoint of the smaller volume
 # written, the superblock not yet; grow: the superblock written, the
 # checkpoint not yet) the checkpoint's free_segment_count is short of the
 # SIT's free segments by the segments cut or added.  No order or
@@ -35,15 +40,14 @@
 #    block there must be owned (the SIT bitmap equals the reachable blocks,
 #    its count the bitmap's) by a node or file that points past the smaller
 #    main area, an invalid address under the smaller superblock.
-# Only a checkpoint at another address escapes it: a grow that relocates
-# the metadata areas has each superblock name its own checkpoint (no such
-# state, below); doing that for every resize would leave the old areas
-# unused each time.  The kernel never reads the count (it rebuilds its free
-# map from the SIT, and its next checkpoint stores the right one); our
-# fsck notes it (CNT_FREE_SEGS_SHORT, a warning); the reference fsck fails
-# its "free segment_count matched with CP" line.  That line, and only when
-# our fsck found the count short, is allowed; so is its note of an
-# invalid checkpoint crc (a torn pack, the other one in use).
+# Only a checkpoint at another address escapes it, which is why resizes
+# relocate by default.  The kernel never reads the count (it rebuilds its
+# free map from the SIT, and its next checkpoint stores the right one);
+# our fsck notes it (CNT_FREE_SEGS_SHORT, a warning); the reference fsck
+# fails its "free segment_count matched with CP" line.  For an in-place
+# resize that line, and only when our fsck found the count short, is
+# allowed; so, always, is the reference's note of an invalid checkpoint
+# crc (a torn pack, the other one in use).
 # The reference fsck (on a copy of a one-device volume; in place on a
 # multi-device one, whose superblock names its devices) runs on every
 # RESIZE_REF_EVERY-th state (default 8; 1 checks all) and on every state
@@ -81,7 +85,7 @@ ref_state_ok() {
 	# reference notes the invalid crc of the pack it then passes over
 	grep -v '^[[:space:]]*Invalid CP CRC' "$out" >"$out.f" || true
 	mv "$out.f" "$out"
-	if [[ " $OUR_CODES" == *" 0x0A0006 "* ]] && grep -q '^\[FSCK\] free segment_count matched with CP *\[Fail\]' "$out"; then
+	if [ "$RESIZE_IN_PLACE" = 1 ] && [[ " $OUR_CODES" == *" 0x0A0006 "* ]] && grep -q '^\[FSCK\] free segment_count matched with CP *\[Fail\]' "$out"; then
 		grep -v '^\[FSCK\] free segment_count matched with CP' "$out" >"$out.f" || true
 		mv "$out.f" "$out"
 		status=0
@@ -115,6 +119,10 @@ resize_state_ok() {
 		powercut_volume_ok "$img" || return 1
 	fi
 	OUR_CODES=$("$FSCK" -n -f "$img" 2>&1 | grep -o '^0x[0-9A-F]* ' | tr -d ' ' | tr '\n' ' ')
+	if [ "$RESIZE_IN_PLACE" != 1 ] && [[ " $OUR_CODES" == *" 0x0A0006 "* ]]; then
+		echo "a relocating resize left a state with a short free segment count"
+		return 1
+	fi
 	powercut_commit_sum 0
 	if [ "$POWERCUT_GOT" != "$POWERCUT_SUM" ]; then
 		echo "the tree differs from the start's:"
@@ -127,6 +135,15 @@ resize_state_ok() {
 	   [ $((STATE_N % ${RESIZE_REF_EVERY:-8})) = 0 ]; then
 		ref_state_ok "$img"
 	fi
+}
+
+# plan_states: the sizes a state may have, and whether the plan is in
+# place, from the -n plan just read (rs_json)
+plan_states() {
+	OLD_MAIN=$(rsv .old.main_segments)
+	NEW_MAIN=$(rsv .new.main_segments)
+	RESIZE_IN_PLACE=0
+	[ "$(rsv .relocate)" != null ] || RESIZE_IN_PLACE=1
 }
 
 # run_powercut IMG ARGS...: resize.f2fs ARGS @IMG under power cuts
@@ -145,8 +162,9 @@ run_powercut() {
 	fixture_copy sect "$T/img"
 	rs_json "$T/img" -n -t "$(sectors_at 55 "$(stat -c %s "$T/img")")"
 	[ "$RS_STATUS" -eq 0 ]
-	OLD_MAIN=$(rsv .old.main_segments) NEW_MAIN=$(rsv .new.main_segments)
+	plan_states
 	[ "$(rsv .move.blocks)" -gt 1000 ]	# the test is meaningful
+	[ "$(rsv .relocate.placement)" = main_start ] && [ "$RESIZE_IN_PLACE" = 0 ]
 	run_powercut "$T/img" -t "$(sectors_at 55 "$(stat -c %s "$T/img")")"
 	# moved blocks and the two commits: many flushes
 	[ "$(grep -c ' flush ' "$POWERCUT_LIST")" -ge 6 ]
@@ -159,18 +177,31 @@ run_powercut() {
 	nodes_to_the_end "$T/img"
 	rs_json "$T/img" -n -t "$(sectors_at 50 $((256 << 20)))"
 	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .move.node)" -gt 600 ]
-	OLD_MAIN=$(rsv .old.main_segments) NEW_MAIN=$(rsv .new.main_segments)
+	plan_states
 	run_powercut "$T/img" -t "$(sectors_at 50 $((256 << 20)))"
 }
 
-@test "grow of a kernel-written 256 MiB volume to 3x: every state old or new" {
+@test "grow -s (in place) of a kernel-written 256 MiB volume to 3x: every state old or new" {
 	fixtures_require
 	fixture_copy casefold "$T/img"
 	truncate -s $(( $(stat -c %s "$T/img") * 3 )) "$T/img"
-	rs_json "$T/img" -n
+	rs_json "$T/img" -n -s
 	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .kind)" = grow ]
-	OLD_MAIN=$(rsv .old.main_segments) NEW_MAIN=$(rsv .new.main_segments)
+	plan_states
+	[ "$RESIZE_IN_PLACE" = 1 ]
+	run_powercut "$T/img" -s
+}
+
+@test "shrink, then grow back with the areas where mkfs put them: every state of the grow old or new" {
+	fixtures_require
+	fixture_copy casefold "$T/img"
+	"$RESIZE" -t "$(sectors_at 60 $((256 << 20)))" "$T/img" >/dev/null
+	truncate -s $((256 << 20)) "$T/img"
+	rs_json "$T/img" -n
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .kind)" = grow ] && [ "$(rsv .relocate.placement)" = mkfs ]
+	plan_states
 	run_powercut "$T/img"
+	[ "$(sb_field "$POWERCUT_FINAL" main_blkaddr)" -eq "$(sb_field "$F2_FIXTURES/casefold.img" main_blkaddr)" ]
 }
 
 @test "grow of a kernel-aged 512 MiB volume to 3x, the metadata areas relocated: every state old or new" {
@@ -180,7 +211,7 @@ run_powercut() {
 	rs_json "$T/img" -n
 	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .relocate.shift_segments)" -gt 0 ]
 	[ "$(rsv .move.blocks)" -gt 1000 ]
-	OLD_MAIN=$(rsv .old.main_segments) NEW_MAIN=$(rsv .new.main_segments)
+	plan_states
 	run_powercut "$T/img"
 	# each superblock names its own checkpoint: no state between two commits
 	[ "$(sb_field "$POWERCUT_FINAL" segment0_blkaddr)" -gt 512 ]
@@ -193,7 +224,7 @@ run_powercut() {
 	"$F2AGE" fill "$T/img" 40 2
 	rs_json "$T/img" -n -t "$(sectors_at 60 $((128 << 20)))"
 	[ "$RS_STATUS" -eq 0 ]
-	OLD_MAIN=$(rsv .old.main_segments) NEW_MAIN=$(rsv .new.main_segments)
+	plan_states
 	[ "$(rsv .move.blocks)" -gt 0 ]
 	run_powercut "$T/img" -t "$(sectors_at 60 $((128 << 20)))"
 }
@@ -208,7 +239,7 @@ run_powercut() {
 	"$F2AGE" fill "$T/d0" 60 2 >/dev/null
 	rs_json "$T/d0" -n -t $((100 << 11))
 	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .move.blocks)" -gt 0 ]
-	OLD_MAIN=$(rsv .old.main_segments) NEW_MAIN=$(rsv .new.main_segments)
+	plan_states
 	POWERCUT_FSCK="$FSCK -n -f" \
 		powercut_run "$T/d0,$T/d1" resize_state_ok -- "$RESIZE" -t $((100 << 11)) @IMG >"$T/out" ||
 		{ cat "$T/out"; false; }
@@ -226,7 +257,7 @@ run_powercut() {
 	truncate -s 96M "$T/d1"
 	rs_json "$T/d0" -n
 	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .kind)" = grow ]
-	OLD_MAIN=$(rsv .old.main_segments) NEW_MAIN=$(rsv .new.main_segments)
+	plan_states
 	POWERCUT_FSCK="$FSCK -n -f" \
 		powercut_run "$T/d0,$T/d1" resize_state_ok -- "$RESIZE" @IMG >"$T/out" ||
 		{ cat "$T/out"; false; }

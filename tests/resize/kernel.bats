@@ -4,20 +4,22 @@
 # images; F2_KERNEL=6.1 or 6.12) on kernel-written fixtures resized by
 # resize.f2fs: sect (1 GiB, 2-segment sections, quota) shrunk to 55% with
 # blocks moved, casefold (256 MiB) and small (64 MiB) grown to 3x, aged
-# (512 MiB, partly valid segments everywhere) grown to 2x and to 3x (past
-# what its SSA addresses: the metadata areas relocated, segment0 moved).  The kernel
-# mounts each, the tree it reads (paths, types, modes, owners, sizes,
-# links, md5, xattrs) is the fixture's manifest, it fills the volume to
-# 90% (the grown ones: into the added segments), unmounts cleanly and
-# reads the new files back; afterwards both fscks find the images clean.
-# Two more images are the states between a resize's two commits
-# (rs_between): sect shrunk to 55% stopped before the superblock (the old
-# volume, its checkpoint written for the smaller one) and casefold grown
-# to 3x stopped before the last checkpoint (the new volume with the old
-# checkpoint): the kernel takes both as well, the sizes as their
-# superblocks say, and its own checkpoint leaves them clean.  (Its free
-# space there follows the checkpoint's user_block_count: the new size's in
-# the shrink's state, the old size's in the grow's.)
+# (512 MiB, partly valid segments everywhere) grown to 2x in place (-s)
+# and to 3x; all but the -s one with the metadata areas relocated to the
+# start of the old main area (segment0 moved), and casefold shrunk to 60%
+# then grown back, its areas back where mkfs put them.  The kernel mounts
+# each, the tree it reads (paths, types, modes, owners, sizes, links, md5,
+# xattrs) is the fixture's manifest, it fills the volume to 90% (the grown
+# ones: into the added segments), unmounts cleanly and reads the new files
+# back; afterwards both fscks find the images clean.
+# Two more images are the states between an in-place (-s) resize's two
+# commits (rs_between): sect shrunk to 55% stopped before the superblock
+# (the old volume, its checkpoint written for the smaller one) and
+# casefold grown to 3x stopped before the last checkpoint (the new volume
+# with the old checkpoint): the kernel takes both as well, the sizes as
+# their superblocks say, and its own checkpoint leaves them clean.  (Its
+# free space there follows the checkpoint's user_block_count: the new
+# size's in the shrink's state, the old size's in the grow's.)
 load ../lib/common
 load ../lib/kernel
 load ../lib/fixtures
@@ -28,10 +30,11 @@ RESIZES="
 shrunk|sect|55|-t SECTORS
 grown|casefold|300|
 small3|small|300|
-aged2|aged|200|
+aged2|aged|200|-s
 aged3|aged|300|
-mid_shrunk|sect|55|BETWEEN -t SECTORS
-mid_grown|casefold|300|BETWEEN
+back|casefold|100|BACK
+mid_shrunk|sect|55|BETWEEN -s -t SECTORS
+mid_grown|casefold|300|BETWEEN -s
 "
 
 setup_file() {
@@ -57,6 +60,10 @@ setup_file() {
 			rs_between "$dir/$name.start" "$dir/$name.img" ${opts#BETWEEN} 2>"$dir/$name.err" ||
 				echo "rs_between failed: $(cat "$dir/$name.err")" >"$dir/$name.fail"
 			"$F2SB" "$dir/$name.img" | sed -n 's/^segment_count_main=//p' >"$dir/$name.sbmain"
+		elif [ "$opts" = BACK ]; then
+			{ "$RESIZE" -t "$(sectors_at 60 "$size")" "$dir/$name.img" >/dev/null 2>"$dir/$name.err" &&
+			  "$RESIZE" --json "$dir/$name.img" >"$dir/$name.json" 2>"$dir/$name.err"; } ||
+				echo "resize.f2fs failed: $(cat "$dir/$name.err")" >"$dir/$name.fail"
 		else
 			# shellcheck disable=SC2086 # the options are a word list
 			"$RESIZE" --json $opts "$dir/$name.img" >"$dir/$name.json" 2>"$dir/$name.err" ||
@@ -105,11 +112,17 @@ setup() {
 	done
 	[ "$(jq -r .kind "$BATS_FILE_TMPDIR/shrunk.json")" = shrink ]
 	[ "$(jq -r .moved.blocks "$BATS_FILE_TMPDIR/shrunk.json")" -gt 1000 ]
-	for name in grown small3 aged2 aged3; do
+	for name in grown small3 aged2 aged3 back; do
 		[ "$(jq -r .kind "$BATS_FILE_TMPDIR/$name.json")" = grow ]
+	done
+	for name in shrunk grown small3 aged3; do
+		[ "$(jq -r .relocate.placement "$BATS_FILE_TMPDIR/$name.json")" = main_start ]
 	done
 	[ "$(jq -r .relocate.shift_segments "$BATS_FILE_TMPDIR/aged3.json")" -gt 0 ]
 	[ "$(jq -r .relocate "$BATS_FILE_TMPDIR/aged2.json")" = null ]
+	[ "$(jq -r .relocate.placement "$BATS_FILE_TMPDIR/back.json")" = mkfs ]
+	[ "$("$F2SB" "$BATS_FILE_TMPDIR/back.img" | sed -n 's/^main_blkaddr=//p')" -eq \
+	  "$("$F2SB" "$F2_FIXTURES/casefold.img" | sed -n 's/^main_blkaddr=//p')" ]
 	grep -q '^DONE$' "$BATS_FILE_TMPDIR/report"
 	[ "$(cat "$BATS_FILE_TMPDIR/run/status")" -eq 0 ]
 }
@@ -161,7 +174,10 @@ setup() {
 @test "resize kernel: the grown volumes hold the kernel's writes past the old end" {
 	local name old n
 	for name in grown small3 aged2 aged3; do
-		old=$(cat "$BATS_FILE_TMPDIR/$name.oldmain")
+		# the old end in the new numbering (a relocation moves the main
+		# area's start by main_delta_segments)
+		old=$(( $(cat "$BATS_FILE_TMPDIR/$name.oldmain") -
+			$(jq -r '.relocate.main_delta_segments // 0' "$BATS_FILE_TMPDIR/$name.json") ))
 		n=$("$DUMP" --json -s 0~-1 "$BATS_FILE_TMPDIR/$name.img" 2>/dev/null |
 			jq --argjson old "$old" '[.sit[] | select(.segno >= $old and .vblocks > 0)] | length')
 		echo "$name: $n segments past the old end ($old) hold data"

@@ -21,22 +21,24 @@ setup() {
 	T=$(f2_tmp)
 }
 
-# shrink_check FIXTURE PCT: -n, then the run; -n's blocks are the run's,
-# the geometry is the plan's, the tree is unchanged, both fscks clean
+# shrink_check FIXTURE PCT [ARGS...]: -n, then the run; -n's blocks are
+# the run's, the geometry is the plan's, the tree is unchanged, both fscks
+# clean
 shrink_check() {
 	local fx=$1 pct=$2 size sectors
+	shift 2
 	fixtures_require
 	fixture_copy "$fx" "$T/img"
 	size=$(stat -c %s "$T/img")
 	sectors=$(sectors_at "$pct" "$size")
 	"$F2WALK" "$T/img" >"$T/tree.before"
 	md5sum <"$T/img" >"$T/md5.before"
-	rs_json "$T/img" -n -t "$sectors"
+	rs_json "$T/img" -n -t "$sectors" "$@"
 	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .kind)" = shrink ] && [ "$(rsv .dry_run)" = true ]
 	# -n wrote nothing
 	md5sum <"$T/img" | cmp - "$T/md5.before"
 	cp "$RS_JSON" "$T/plan.json"
-	rs_json "$T/img" -t "$sectors"
+	rs_json "$T/img" -t "$sectors" "$@"
 	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .error)" = null ]
 	# the blocks -n predicted are the blocks moved, data and node alike
 	[ "$(rsv .moved.data)" -eq "$(jq -r .move.data "$T/plan.json")" ]
@@ -53,13 +55,22 @@ shrink_check() {
 	diff "$T/tree.before" "$T/tree.after"
 	both_fsck_clean "$T/img"
 	# a second run has nothing to do
-	rs_json "$T/img" -t "$sectors"
+	rs_json "$T/img" -t "$sectors" "$@"
 	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .kind)" = none ]
 }
 
 @test "shrink a kernel-written 1 GiB volume (2-segment sections, quota) to 55%" {
 	shrink_check sect 55
 	[ "$(jq -r .move.blocks "$T/plan.json")" -gt 1000 ]
+	# the areas mkfs lays out for 55%, at the start of the old main area
+	[ "$(jq -r .relocate.placement "$T/plan.json")" = main_start ]
+	[ "$(sb_field "$T/img" segment0_blkaddr)" -eq "$(jq -r .relocate.segment0_blkaddr "$T/plan.json")" ]
+}
+
+@test "shrink -s in place: a kernel-written 1 GiB volume to 55%, the areas kept" {
+	shrink_check sect 55 -s
+	[ "$(jq -r .relocate "$T/plan.json")" = null ]
+	[ "$(sb_field "$T/img" main_blkaddr)" -eq "$(sb_field "$F2_FIXTURES/sect.img" main_blkaddr)" ]
 }
 
 @test "shrink a kernel-written 1 GiB volume to 45% (blocks moved from the middle)" {
@@ -86,8 +97,10 @@ shrink_check() {
 	both_fsck_clean "$T/img"
 }
 
-@test "shrink a kernel-aged 512 MiB volume to 75% (partly valid segments; nothing lives past the end)" {
+@test "shrink a kernel-aged 512 MiB volume to 75% (partly valid segments; in place: only that leaves room)" {
 	shrink_check aged 75
+	# relocated areas would cost the segments they take; the data needs them
+	[ "$(jq -r .in_place_because "$T/plan.json")" = "the data fits only with the areas kept where they are" ]
 }
 
 @test "shrink below the data is refused at once, the image byte-identical, the numbers named" {
@@ -107,7 +120,7 @@ shrink_check() {
 	md5sum <"$T/img" | cmp - "$T/md5.before"
 }
 
-@test "shrink refused when the blocks past the end find no free sections below it" {
+@test "shrink refused when the blocks past the end find no free sections below it (relocated or in place)" {
 	require_prog "$MKFS" "$F2AGE"
 	make_image "$T/img" 512M
 	run_mkfs "$MKFS" -f -q "$T/img"
@@ -121,16 +134,16 @@ shrink_check() {
 	md5sum <"$T/img" | cmp - "$T/md5.before"
 }
 
-@test "grow a kernel-written 256 MiB volume to 3x: like the reference resize.f2fs -s, both fscks clean" {
+@test "grow -s a kernel-written 256 MiB volume to 3x: like the reference resize.f2fs -s, both fscks clean" {
 	fixtures_require
 	require_prog "$REF_RESIZE"
 	fixture_copy casefold "$T/img"
 	truncate -s $((768 << 20)) "$T/img"
 	cp --sparse=always "$T/img" "$T/ref.img"
 	"$F2WALK" "$T/img" >"$T/tree.before"
-	rs_json "$T/img" -n
-	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .kind)" = grow ]
-	rs_json "$T/img"
+	rs_json "$T/img" -n -s
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .kind)" = grow ] && [ "$(rsv .relocate)" = null ]
+	rs_json "$T/img" -s
 	[ "$RS_STATUS" -eq 0 ]
 	[ "$(sb_field "$T/img" block_count)" -eq $((768 << 8)) ]
 	"$F2WALK" "$T/img" >"$T/tree.after"
@@ -152,20 +165,19 @@ shrink_check() {
 	! grep -q '\[Fail\]\|\[ASSERT\]' "$T/ref.fsck" || false
 }
 
-@test "grow: the reserve is mkfs's for the new main area; only the area layout differs from mkfs" {
+@test "grow -s: the reserve is mkfs's for the new main area; only the area layout differs from mkfs" {
 	fixtures_require
 	require_prog "$MKFS"
 	fixture_copy small "$T/img"
 	truncate -s $((192 << 20)) "$T/img"
-	rs_json "$T/img"
+	rs_json "$T/img" -s
 	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .kind)" = grow ]
 	both_fsck_clean "$T/img"
 	# Our mkfs for 192 MiB lays out larger SIT/NAT/SSA areas (sized for
 	# the device), so its main area starts later and is smaller; resize
-	# keeps the areas of the 64 MiB volume (moving them cannot be
-	# committed in one write, see lib/resize/run.c).  Everything else of
-	# the superblock is the same, and the reserve and overprovision are
-	# what mkfs computes for the main area we have (f2_geometry_reserve),
+	# -s keeps the areas of the 64 MiB volume.  Everything else of the
+	# superblock is the same, and the reserve and overprovision are what
+	# mkfs computes for the main area we have (f2_geometry_reserve),
 	# checked here against our mkfs with -o of the ratio used.
 	make_image "$T/mk.img" 192M
 	run_mkfs "$MKFS" -f -q "$T/mk.img"
@@ -257,14 +269,27 @@ shrink_check() {
 	md5sum <"$T/img" | cmp - "$T/md5.before"
 }
 
-@test "shrink then grow back: both fscks clean, the tree unchanged" {
+@test "shrink then grow back: both fscks clean, the tree unchanged, mkfs's layout again" {
 	fixtures_require
+	local f
 	fixture_copy sect "$T/img"
+	"$F2SB" "$T/img" >"$T/sb.before"
 	"$F2WALK" "$T/img" >"$T/tree.before"
-	"$RESIZE" -t "$(sectors_at 55 $((1 << 30)))" "$T/img" >/dev/null
+	# the shrink puts the smaller areas at the start of the main area
+	rs_json "$T/img" -t "$(sectors_at 55 $((1 << 30)))"
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .relocate.placement)" = main_start ]
+	[ "$(sb_field "$T/img" segment0_blkaddr)" -eq "$(sed -n 's/^main_blkaddr=//p' "$T/sb.before")" ]
+	# growing back puts the areas where mkfs had them: the geometry is the
+	# fixture's (mkfs's) again, no block moved
 	rs_json "$T/img"
-	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .kind)" = grow ]
+	[ "$RS_STATUS" -eq 0 ] && [ "$(rsv .kind)" = grow ] && [ "$(rsv .relocate.placement)" = mkfs ]
+	[ "$(rsv .moved.blocks)" -eq 0 ]
 	[ "$(sb_field "$T/img" segment_count_main)" -eq 496 ]
+	for f in segment0_blkaddr cp_blkaddr sit_blkaddr nat_blkaddr ssa_blkaddr main_blkaddr \
+		 segment_count segment_count_sit segment_count_nat segment_count_ssa cp_payload block_count; do
+		[ "$(sb_field "$T/img" $f)" -eq "$(sed -n "s/^$f=//p" "$T/sb.before")" ] ||
+			{ echo "$f differs from the fixture's"; return 1; }
+	done
 	"$F2WALK" "$T/img" >"$T/tree.after"
 	diff "$T/tree.before" "$T/tree.after"
 	both_fsck_clean "$T/img"

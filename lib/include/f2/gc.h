@@ -242,6 +242,10 @@ int f2_gc_move_section(struct f2_engine *w, uint32_t secno, struct f2_gc_move_st
 int f2_gc_move_range(struct f2_engine *w, uint64_t start, uint64_t len, uint64_t target, int left,
 		     struct f2_gc_move_stats *st);
 
+/* Confine the sections later range moves (and w's allocations while the
+ * placement is on) take to those wholly inside blocks [lo, hi). */
+void f2_gc_move_bounds(struct f2_engine *w, uint64_t lo, uint64_t hi);
+
 /* Commit the moves: every log whose segment the moves filled gets its next
  * segment first (a checkpoint must never record blkoff 512), then
  * f2_engine_checkpoint(), then (zoned volumes) f2_engine_zone_reset_free(). */
