@@ -304,7 +304,7 @@ static void hist_after(struct sim *s, const struct f2_gc_victim *v, uint32_t n)
 int f2_gc_predict(const struct f2_gc_map *m, const struct f2_gc_target *t,
 		  const struct f2_gc_victim *v, uint32_t n, struct f2_gc_plan *p, uint32_t *done)
 {
-	uint32_t every = t->cp_every ? t->cp_every : 32, since = 0, last_cp = 0, i;
+	uint32_t every = t->cp_every ? t->cp_every : F2_GC_CP_EVERY, since = 0, last_cp = 0, i;
 	uint64_t pend[F2_NR_CURSEG] = { 0 };
 	struct sim s;
 	int err = sim_init(&s, m, t, v, n, p);

@@ -131,10 +131,11 @@ predict_then_run() {
 	ndirty=$(jqv .before.dirty_sections)
 	for t in $((free + 12)) $((free + 20)) $((free + 24)) $((free + 26)) $((free + 40)); do
 		cp --sparse=always "$src" "$img"
-		gc_json "$img" --alloc lfs -t "$t"
+		# -c 32: checkpoints between the moves, as this volume was tuned for
+		gc_json "$img" --alloc lfs -t "$t" -c 32
 		local planned=$(jqv '.victims | length')
 		st=0
-		"$GC" --json --no-progress --alloc lfs -t "$t" "$img" >"$img.json" 2>"$img.err" || st=$?
+		"$GC" --json --no-progress --alloc lfs -t "$t" -c 32 "$img" >"$img.json" 2>"$img.err" || st=$?
 		GC_JSON=$img.json
 		echo "target $t: planned $planned, cleaned $(jqv .result.sections_cleaned), free $(jqv .result.free_sections_after), exit $st"
 		if [ "$st" -eq 1 ]; then

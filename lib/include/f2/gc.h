@@ -86,11 +86,18 @@ static inline uint32_t f2_gc_util(const struct f2_gc_map *m, uint32_t secno)
 }
 
 /* ---- planning ------------------------------------------------------------ */
+/* Sections cleaned between a run's checkpoints by default: each
+ * checkpoint waits for the device twice, and a run also commits when the
+ * free sections run short (so a shorter interval buys only less work
+ * lost to a crash, never consistency); this bounds the engine's dirty
+ * state instead (512 MiB of moves with 2 MiB sections). */
+#define F2_GC_CP_EVERY 256
 /* What to clean for: any combination; with none set, every candidate. */
 struct f2_gc_target {
 	enum f2_gc_policy policy;
 	int alloc;		/* enum f2_alloc_mode (f2/engine.h) of the run */
-	uint32_t cp_every;	/* sections between the run's checkpoints (0: 32) */
+	uint32_t cp_every;	/* sections between the run's checkpoints (0:
+				 * F2_GC_CP_EVERY) */
 	uint32_t free_secs;	/* stop when this many sections are free (0: unset) */
 	int util_set;		/* stop when the used sections are util_pct full on average */
 	uint32_t util_pct;
