@@ -6,7 +6,7 @@
 # Idempotent: installs only what is missing, rebuilds only what changed.
 set -eu
 cd "$(dirname "$0")"
-pkgs="build-essential autoconf automake libtool pkg-config uuid-dev libblkid-dev libselinux1-dev liblz4-dev libzstd-dev liblzo2-dev"
+pkgs="build-essential autoconf automake libtool pkg-config uuid-dev libblkid-dev libselinux1-dev liblz4-dev libzstd-dev liblzo2-dev liburing-dev"
 missing=""
 for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then

@@ -10,7 +10,9 @@
  * and compressed files (pop_compress.c picks them; the engine lays out
  * their clusters).
  * Entries are visited in byte order of their names and every time can be
- * fixed, so the same input gives the same image.  One checkpoint at the
+ * fixed, so the same input gives the same image.  The regular files of a
+ * directory are read from the host in batches (batchread.c) ahead of
+ * their turn.  One checkpoint at the
  * end commits everything: a crash before it leaves the volume as it was.
  */
 #define _GNU_SOURCE
@@ -30,6 +32,7 @@
 #include "f2/errors.h"
 #include "f2/io.h"
 #include "f2/map.h"
+#include "batchread.h"
 #include "fsconfig.h"
 #include "populate.h"
 
@@ -49,12 +52,16 @@ struct pop {
 	uint8_t *buf;
 	struct f2_map links;		/* host dev -> struct f2_map *: host ino -> f2fs ino */
 	uint64_t files, bytes, last_report;
+	uint64_t batched;		/* files whose data came from a batch */
 	int progress, acl_warned;
 	int dense_compressed;		/* compressed files written without holes */
 	char *xnames;
 	size_t xnames_cap;
 	struct fscfg cfg;		/* --fs-config, or empty */
 	const struct fscfg_entry *cur;	/* the entry of the file being made */
+	struct pop_batch *batch;	/* host files read ahead, or NULL */
+	char *const *bnames;		/* the names array the batch was read for */
+	size_t bidx;			/* the current file's entry in it, or SIZE_MAX */
 };
 
 int pop_parse_idmap(const char *spec, struct pop_idmap *m)
@@ -341,9 +348,10 @@ static void report(struct pop *p, int last)
 	if (!p->progress || (!last && p->files - p->last_report < 500))
 		return;
 	p->last_report = p->files;
-	fprintf(p->err, "\rpopulate: %llu files, %llu MiB%s",
-		(unsigned long long)p->files, (unsigned long long)(p->bytes >> 20),
-		last ? "\n" : "");
+	fprintf(p->err, "\rpopulate: %llu files, %llu MiB", (unsigned long long)p->files,
+		(unsigned long long)(p->bytes >> 20));
+	if (last)
+		fprintf(p->err, ", %llu read in batches\n", (unsigned long long)p->batched);
 	fflush(p->err);
 }
 
@@ -362,18 +370,35 @@ static void cluster_range(off_t csz, off_t end, off_t done, off_t *data, off_t *
 		*hole = end;
 }
 
+/* A file the batch read whole (it has no holes): one write. */
+static int copy_batched(struct pop *p, uint32_t ino, const struct stat *st, const void *buf,
+			size_t len)
+{
+	int err = len ? f2_engine_write(p->w, ino, 0, buf, len) : 0;
+
+	if (err)
+		return fail(p, err, "write");
+	p->bytes += len;
+	p->batched++;
+	err = f2_engine_truncate(p->w, ino, (uint64_t)st->st_size);
+	return err ? fail(p, err, "size") : 0;
+}
+
 static int copy_data(struct pop *p, uint32_t ino, const struct stat *st, int compress)
 {
-	int fd = open(p->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), err = 0;
+	const void *bbuf;
+	size_t blen;
+	int fd, err = 0;
 	off_t off = 0, end = st->st_size;
 	off_t csz = compress ? (off_t)4096 << p->o->copts.log_cluster : 0;
 
+	if (compress && (err = f2_engine_set_compress(p->w, ino, &p->o->copts)))
+		return fail(p, err, "compression");
+	if (p->bidx != SIZE_MAX && pop_batch_get(p->batch, p->bidx, st, &bbuf, &blen))
+		return copy_batched(p, ino, st, bbuf, blen);
+	fd = open(p->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return fail(p, -errno, "open");
-	if (compress && (err = f2_engine_set_compress(p->w, ino, &p->o->copts))) {
-		close(fd);
-		return fail(p, err, "compression");
-	}
 	/* On a read-only volume Linux reads a compressed file's clusters
 	 * through its extent cache, which maps a cluster of holes to block 0
 	 * and a hole in a plain cluster to the block after its data (6.1,
@@ -432,6 +457,12 @@ static int cmp_name(const void *a, const void *b)
 }
 
 #define PREFETCH	64	/* regular files asked for ahead of the copy */
+
+/* names carry their d_type in the byte before them */
+static int is_reg(const char *name)
+{
+	return (unsigned char)name[-1] == DT_REG;
+}
 
 /* Start reading regular file names[i] of the directory at p->path[0..plen]
  * into the page cache, so the disk works ahead of the copy. */
@@ -539,13 +570,25 @@ static int walk(struct pop *p, uint32_t dir_ino)
 	}
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_name);
-	for (size_t i = 0; i < n && i < PREFETCH; i++)
+	/* without batches, the disk reads ahead of the copy file by file */
+	for (size_t i = 0; !p->batch && i < n && i < PREFETCH; i++)
 		prefetch(p, plen, names[i]);
-	for (size_t i = 0; i < n && !err; i++) {
+	for (size_t i = 0, bbase = 0, bend = 0; i < n && !err; i++) {
 		size_t l = strlen(names[i]);
 
-		if (i + PREFETCH < n)
+		if (!p->batch && i + PREFETCH < n)
 			prefetch(p, plen, names[i + PREFETCH]);
+		/* the run of regular files from here, read as one batch (a
+		 * subdirectory's walk reads its own: bnames then differs) */
+		p->bidx = SIZE_MAX;
+		if (p->batch && is_reg(names[i])) {
+			if (p->bnames != names || i >= bend) {
+				bbase = i;
+				bend = i + pop_batch_at(p->batch, p->path, names, i, n);
+				p->bnames = names;
+			}
+			p->bidx = i - bbase;
+		}
 
 		if (plen + l + 2 > sizeof(p->path) || flen + l + 2 > sizeof(p->fspath)) {
 			err = fail(p, -ENAMETOOLONG, names[i]);
@@ -564,6 +607,8 @@ static int walk(struct pop *p, uint32_t dir_ino)
 		p->flen = flen;
 	}
 out:
+	if (p->bnames == names)
+		p->bnames = NULL;
 	for (size_t i = 0; i < n; i++)
 		free(names[i] - 1);
 	free(names);
@@ -604,7 +649,7 @@ int pop_run(const char *dev, const struct pop_opts *o, FILE *err_out)
 
 int pop_run_stats(const char *dev, const struct pop_opts *o, FILE *err_out, struct pop_stats *s)
 {
-	struct pop p = { .o = o, .err = err_out };
+	struct pop p = { .o = o, .err = err_out, .bidx = SIZE_MAX };
 	struct f2_io *io = NULL;
 	struct f2_fs *fs = NULL;
 	struct stat st;
@@ -686,8 +731,15 @@ int pop_run_stats(const char *dev, const struct pop_opts *o, FILE *err_out, stru
 		fail(&p, err, "--casefold /");
 	if (!err)
 		err = copy_xattrs(&p, F2_ROOT_INO, &st);
-	if (!err)
+	if (!err) {
+		/* F2_POPULATE_BATCH=0: file by file (tests compare the two) */
+		const char *bv = getenv("F2_POPULATE_BATCH");
+
+		p.batch = bv && !strcmp(bv, "0") ? NULL : pop_batch_new();
 		err = walk(&p, F2_ROOT_INO);
+		pop_batch_free(p.batch);
+		p.batch = NULL;
+	}
 	if (!err) {
 		/* quota usage is counted after the tree is committed: until
 		 * then the checkpoint says the quota files need a check */

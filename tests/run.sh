@@ -56,7 +56,7 @@ deps=(build-essential autoconf automake libtool pkg-config uuid-dev
       libblkid-dev libselinux1-dev bats f2fs-tools qemu-system-x86
       busybox-static cpio e2fsprogs util-linux mount attr
       groff-base man-db
-      jq liblz4-dev libzstd-dev liblzo2-dev
+      jq liblz4-dev libzstd-dev liblzo2-dev liburing-dev
       clang libclang-rt-14-dev
       python3 time unicode-data xz-utils zstd binutils
       android-sdk-libsparse-utils)

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * batchread.c - reading runs of host files with one io_uring submission
+ * each (batchread.h).  Each file is opened and checked (regular, no
+ * holes, at most a fixed size), packed into an arena, and read with one
+ * request per file; the submission goes to the block layer as one plug,
+ * so files lying next to each other on the disk become one request.  Two
+ * arenas: the run being copied and the next run of the same directory,
+ * read meanwhile.  A file the batch did not read whole is left to the
+ * caller.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "config.h"
+#include "batchread.h"
+
+#ifdef HAVE_URING
+#include <liburing.h>
+
+#define BATCH_ARENA	(16u << 20)	/* bytes read in one batch, at most */
+#define BATCH_FILE_MAX	(4u << 20)	/* larger files: the caller reads them */
+
+struct entry {
+	size_t off, len;		/* in the arena */
+	int fd;				/* open while its read is in flight */
+	int ok;				/* read whole */
+	struct stat st;
+};
+
+/* One batch: a run of names[base..base+n) of one directory's list. */
+struct set {
+	char *arena;
+	char *const *names;
+	size_t base, n;
+	unsigned pending;		/* reads submitted, not yet completed */
+	struct entry e[POP_BATCH_MAX];
+};
+
+/* Two sets: the current one, whose files are being copied, and the next
+ * run of the same directory, read meanwhile. */
+struct pop_batch {
+	struct io_uring ring;
+	struct set set[2];
+	int cur;
+};
+
+struct pop_batch *pop_batch_new(void)
+{
+	struct pop_batch *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	b->set[0].arena = malloc(BATCH_ARENA);
+	b->set[1].arena = malloc(BATCH_ARENA);
+	if (!b->set[0].arena || !b->set[1].arena ||
+	    io_uring_queue_init(2 * POP_BATCH_MAX, &b->ring, 0) < 0) {
+		free(b->set[0].arena);
+		free(b->set[1].arena);
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+/* Wait until set k has no read in flight (completions of either set are
+ * booked as they come), then close its files. */
+static void drain(struct pop_batch *b, int k)
+{
+	struct set *t = &b->set[k];
+
+	while (t->pending) {
+		struct io_uring_cqe *cqe;
+
+		if (io_uring_wait_cqe(&b->ring, &cqe) < 0) {
+			/* no completion can be waited for: nothing of it is read */
+			for (int j = 0; j < 2; j++) {
+				for (size_t i = 0; i < b->set[j].n; i++)
+					b->set[j].e[i].ok = 0;
+				b->set[j].pending = 0;
+			}
+			break;
+		}
+		uint64_t d = io_uring_cqe_get_data64(cqe);
+		struct set *o = &b->set[d >> 32 & 1];
+		size_t i = (size_t)(d & 0xffffffffu);
+
+		if (i < o->n && cqe->res >= 0 && (size_t)cqe->res == o->e[i].len)
+			o->e[i].ok = 1;
+		if (o->pending)
+			o->pending--;
+		io_uring_cqe_seen(&b->ring, cqe);
+	}
+	for (size_t i = 0; i < t->n; i++)
+		if (t->e[i].fd >= 0) {
+			close(t->e[i].fd);
+			t->e[i].fd = -1;
+		}
+}
+
+void pop_batch_free(struct pop_batch *b)
+{
+	if (!b)
+		return;
+	drain(b, 0);
+	drain(b, 1);
+	io_uring_queue_exit(&b->ring);
+	free(b->set[0].arena);
+	free(b->set[1].arena);
+	free(b);
+}
+
+/* Open dir/name for the batch: the fd, or -1 when the caller reads it. */
+static int open_entry(const char *dir, const char *name, struct entry *e, size_t room)
+{
+	char path[8192];
+	int fd;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+		return -1;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
+	if (fd < 0)
+		fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &e->st) || !S_ISREG(e->st.st_mode) || e->st.st_size > BATCH_FILE_MAX ||
+	    (size_t)e->st.st_size > room || (off_t)e->st.st_blocks * 512 < e->st.st_size) {
+		close(fd);
+		return -1;
+	}
+	e->len = (size_t)e->st.st_size;
+	return fd;
+}
+
+/* names carry their d_type in the byte before them */
+static int is_reg(const char *name)
+{
+	return (unsigned char)name[-1] == DT_REG;
+}
+
+/* Open the run of regular files at names[i..] (at most POP_BATCH_MAX,
+ * as many as the arena takes) into set k and submit their reads. */
+static void start(struct pop_batch *b, int k, const char *dir, char *const *names, size_t i,
+		  size_t n)
+{
+	struct set *t = &b->set[k];
+	size_t used = 0;
+
+	drain(b, k);
+	t->names = names;
+	t->base = i;
+	t->n = 0;
+	while (i + t->n < n && t->n < POP_BATCH_MAX && is_reg(names[i + t->n])) {
+		struct entry *e = &t->e[t->n];
+		struct io_uring_sqe *sqe;
+
+		memset(e, 0, sizeof(*e));
+		e->fd = open_entry(dir, names[i + t->n], e, BATCH_ARENA - used);
+		/* a file too large for what is left ends the run, unless it
+		 * is too large for any batch (then the caller reads it) */
+		if (e->fd < 0 && t->n && e->st.st_size > 0 && e->st.st_size <= BATCH_FILE_MAX &&
+		    (size_t)e->st.st_size > BATCH_ARENA - used &&
+		    (off_t)e->st.st_blocks * 512 >= e->st.st_size)
+			break;
+		t->n++;
+		if (e->fd < 0)
+			continue;
+		e->off = used;
+		used += e->len;
+		if (!e->len) {
+			e->ok = 1;
+			continue;
+		}
+		sqe = io_uring_get_sqe(&b->ring);
+		if (!sqe) {
+			io_uring_submit(&b->ring);
+			sqe = io_uring_get_sqe(&b->ring);
+		}
+		if (!sqe)
+			continue;	/* left to the caller */
+		io_uring_prep_read(sqe, e->fd, t->arena + e->off, (unsigned)e->len, 0);
+		io_uring_sqe_set_data64(sqe, (uint64_t)k << 32 | (t->n - 1));
+		t->pending++;
+	}
+	if (t->pending && io_uring_submit(&b->ring) < 0) {
+		/* refused: none of this run is read */
+		for (size_t j = 0; j < t->n; j++)
+			t->e[j].ok = 0;
+		t->pending = 0;
+	}
+	if (!t->n && i < n) {
+		/* not even the first file: a run of one, left to the caller */
+		memset(&t->e[0], 0, sizeof(t->e[0]));
+		t->e[0].fd = -1;
+		t->n = 1;
+	}
+}
+
+size_t pop_batch_at(struct pop_batch *b, const char *dir, char *const *names, size_t i, size_t n)
+{
+	struct set *next = &b->set[!b->cur], *cur;
+
+	if (next->names == names && next->base == i && next->n) {
+		b->cur = !b->cur;	/* read ahead: the next run */
+	} else {
+		start(b, b->cur, dir, names, i, n);
+	}
+	cur = &b->set[b->cur];
+	drain(b, b->cur);
+	/* the run after this one, read while this one is copied */
+	if (cur->base + cur->n < n && is_reg(names[cur->base + cur->n]))
+		start(b, !b->cur, dir, names, cur->base + cur->n, n);
+	else
+		next->names = NULL;
+	return cur->n;
+}
+
+int pop_batch_get(const struct pop_batch *b, size_t i, const struct stat *st,
+		  const void **buf, size_t *len)
+{
+	const struct set *t;
+	const struct entry *e;
+
+	if (!b)
+		return 0;
+	t = &b->set[b->cur];
+	if (i >= t->n)
+		return 0;
+	e = &t->e[i];
+	if (!e->ok || e->st.st_dev != st->st_dev || e->st.st_ino != st->st_ino ||
+	    e->st.st_size != st->st_size || e->st.st_mtim.tv_sec != st->st_mtim.tv_sec ||
+	    e->st.st_mtim.tv_nsec != st->st_mtim.tv_nsec)
+		return 0;
+	*buf = t->arena + e->off;
+	*len = e->len;
+	return 1;
+}
+
+#else /* no liburing: every file read by the caller */
+
+struct pop_batch *pop_batch_new(void)
+{
+	return NULL;
+}
+
+void pop_batch_free(struct pop_batch *b)
+{
+	(void)b;
+}
+
+size_t pop_batch_at(struct pop_batch *b, const char *dir, char *const *names, size_t i, size_t n)
+{
+	(void)b;
+	(void)dir;
+	(void)names;
+	return i < n ? 1 : 0;
+}
+
+int pop_batch_get(const struct pop_batch *b, size_t i, const struct stat *st,
+		  const void **buf, size_t *len)
+{
+	(void)b;
+	(void)i;
+	(void)st;
+	(void)buf;
+	(void)len;
+	return 0;
+}
+#endif
