@@ -80,6 +80,11 @@ void f2_engine_close(struct f2_engine *w)
 	free_map(&w->sit);
 	free_map(&w->nodes);
 	free_map(&w->dblks);
+	while (w->blk_pool) {
+		struct eng_blk *b = eng_blk_new(w);
+
+		free(b);
+	}
 	f2_map_free(&w->cf_checked);
 	free(w->nat_bitmap);
 	free(w->sit_bitmap);

@@ -232,12 +232,12 @@ int eng_dblk_get(struct f2_engine *w, uint32_t dir, uint64_t fofs, struct eng_bl
 	if (fofs >= UINT32_MAX)
 		return eng_fail(w, F2_ERANGE, "directory ino %u: block %llu too far", dir,
 			       (unsigned long long)fofs);
-	b = malloc(sizeof(*b));
+	b = eng_blk_new(w);
 	if (!b)
 		return -ENOMEM;
 	err = eng_read_file_block(w, dir, fofs, b->data, hole);
 	if (err) {
-		free(b);
+		eng_blk_free(w, b);
 		return err;
 	}
 	b->key = key;

@@ -425,20 +425,22 @@ static int convert_inline(struct f2_engine *w, uint32_t ino, struct eng_blk *ino
 	struct f2_inode *i = &eng_node(inode)->i;
 	struct eng_ilayout l;
 	uint64_t size = f2_le64(i->i_size);
-	uint8_t *blk;
+	size_t n;
+	uint8_t blk[F2_BLKSIZE];
 	int err = 0;
 
 	eng_inode_layout(eng_node(inode), w->fs->features, &l);
-	blk = calloc(1, F2_BLKSIZE);
-	if (!blk)
-		return -ENOMEM;
-	memcpy(blk, inline_area(inode, &l), size < l.inline_bytes ? size : l.inline_bytes);
+	n = size < l.inline_bytes ? (size_t)size : l.inline_bytes;
+	/* (a new file's first write: nothing inline yet, nothing to copy) */
+	if (size) {
+		memcpy(blk, inline_area(inode, &l), n);
+		memset(blk + n, 0, sizeof(blk) - n);
+	}
 	memset(inline_area(inode, &l), 0, l.inline_bytes);
 	i->i_inline &= (uint8_t)~(F2_INLINE_DATA | F2_DATA_EXIST);
 	inode->dirty = 1;
 	if (size)
 		err = eng_write_block_at(w, ino, 0, data_log(inode), blk);
-	free(blk);
 	return err;
 }
 
@@ -458,17 +460,13 @@ int eng_place_data(struct f2_engine *w, uint32_t ino, uint64_t fofs, uint32_t *a
 static int write_partial(struct f2_engine *w, uint32_t ino, int t, uint64_t fofs, uint32_t at,
 			 const uint8_t *src, uint32_t n)
 {
-	uint8_t *blk = malloc(F2_BLKSIZE);
-	int err;
+	uint8_t blk[F2_BLKSIZE];
+	int err = eng_read_file_block(w, ino, fofs, blk, NULL);
 
-	if (!blk)
-		return -ENOMEM;
-	err = eng_read_file_block(w, ino, fofs, blk, NULL);
 	if (!err) {
 		memcpy(blk + at, src, n);
 		err = eng_write_block_at(w, ino, fofs, t, blk);
 	}
-	free(blk);
 	return err;
 }
 

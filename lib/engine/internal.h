@@ -91,6 +91,8 @@ struct f2_engine {
 						 * live (none is freed alone) */
 	struct f2_map nodes, dblks;		/* cached blocks */
 	size_t cached;
+	struct eng_blk *blk_pool;		/* evicted blocks for reuse, linked
+						 * through their first bytes */
 	uint32_t next_nid;			/* free-nid search cursor */
 	struct f2_map cf_checked;		/* casefolded directories whose
 						 * entries all sit where their
@@ -219,6 +221,11 @@ void eng_nid_free(struct f2_engine *w, struct eng_nat *e);
 int eng_nat_flush(struct f2_engine *w, struct f2_journal *j);
 /* Load nat_bits from the committed pack if they are valid. */
 int eng_nat_bits_load(struct f2_engine *w);
+/* A block for the cache, its contents undefined (an evicted one reused:
+ * a long populate evicts and refills thousands, which fragments malloc's
+ * heap); eng_blk_free() gives it back. */
+struct eng_blk *eng_blk_new(struct f2_engine *w);
+void eng_blk_free(struct f2_engine *w, struct eng_blk *b);
 /* Block b into cache m (counted in w->cached); b is freed on failure. */
 int eng_cache_put(struct f2_engine *w, struct f2_map *m, struct eng_blk *b);
 /* Node nid read from its NAT address into a new, uncached, clean block

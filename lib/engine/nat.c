@@ -142,12 +142,30 @@ void eng_nid_free(struct f2_engine *w, struct eng_nat *e)
 	e->dirty = 1;
 }
 
+struct eng_blk *eng_blk_new(struct f2_engine *w)
+{
+	struct eng_blk *b = w->blk_pool;
+
+	if (!b)
+		return malloc(sizeof(*b));
+	memcpy(&w->blk_pool, b, sizeof(w->blk_pool));
+	return b;
+}
+
+void eng_blk_free(struct f2_engine *w, struct eng_blk *b)
+{
+	if (!b)
+		return;
+	memcpy(b, &w->blk_pool, sizeof(w->blk_pool));
+	w->blk_pool = b;
+}
+
 int eng_cache_put(struct f2_engine *w, struct f2_map *m, struct eng_blk *b)
 {
 	int err = f2_pmap_put(m, b->key, b);
 
 	if (err) {
-		free(b);
+		eng_blk_free(w, b);
 		return err;
 	}
 	w->cached++;
@@ -168,12 +186,12 @@ int eng_node_read(struct f2_engine *w, uint32_t nid, uint32_t ino, struct eng_bl
 	if (ino && e->ino != ino)
 		return eng_fail(w, F2_ECORRUPT, "nid %u: owner ino %u, expected %u", nid, e->ino,
 			       ino);
-	b = malloc(sizeof(*b));
+	b = eng_blk_new(w);
 	if (!b)
 		return -ENOMEM;
 	err = f2_fs_read_block(w->fs, e->blkaddr, b->data);
 	if (err) {
-		free(b);
+		eng_blk_free(w, b);
 		return eng_fail(w, err, "nid %u: %s", nid, w->fs->why);
 	}
 	b->key = nid;
@@ -202,7 +220,7 @@ int eng_node_get(struct f2_engine *w, uint32_t nid, uint32_t ino, struct eng_blk
 	if (f2_le32(n->footer.nid) != nid || f2_le32(n->footer.ino) != b->ino) {
 		uint32_t fn = f2_le32(n->footer.nid), fi = f2_le32(n->footer.ino);
 
-		free(b);
+		eng_blk_free(w, b);
 		return eng_fail(w, F2_ECORRUPT, "nid %u: footer says nid %u ino %u", nid, fn, fi);
 	}
 	ofs = f2_node_ofs(n);
@@ -219,12 +237,13 @@ int eng_node_get(struct f2_engine *w, uint32_t nid, uint32_t ino, struct eng_blk
 int eng_node_attach(struct f2_engine *w, uint32_t nid, uint32_t ino, uint32_t ofs, int is_dir,
 		   struct eng_blk **out)
 {
-	struct eng_blk *b = calloc(1, sizeof(*b));
+	struct eng_blk *b = eng_blk_new(w);
 	struct f2_node *n;
 	int err;
 
 	if (!b)
 		return -ENOMEM;
+	memset(b, 0, sizeof(*b));
 	n = eng_node(b);
 	f2_set_le32(n->footer.nid, nid);
 	f2_set_le32(n->footer.ino, ino);
@@ -266,7 +285,7 @@ int eng_node_free(struct f2_engine *w, uint32_t nid)
 	eng_nid_free(w, e);
 	b = f2_pmap_del(&w->nodes, nid);
 	if (b) {
-		free(b);
+		eng_blk_free(w, b);
 		w->cached--;
 	}
 	return 0;
@@ -412,7 +431,7 @@ static void evict_clean(struct f2_engine *w, struct f2_map *m)
 	for (size_t i = 0; i < n; i++)
 		if (!v[i]->dirty) {
 			f2_pmap_del(m, v[i]->key);
-			free(v[i]);
+			eng_blk_free(w, v[i]);
 			w->cached--;
 		}
 	free(v);
