@@ -15,7 +15,8 @@ struct gc_cmd {
 	int verbose;		/* list every victim (text output) */
 	int progress;		/* -1 auto (stderr is a terminal), 0 off, 1 on */
 	int no_owners;		/* -n: skip the owner check of every block */
-	uint32_t cp_every;	/* sections between checkpoints of a real run */
+	uint32_t cp_every;	/* sections between checkpoints of a real run (0:
+				 * F2_GC_CP_EVERY, or _ZONED on a zoned volume) */
 	int alloc;		/* enum f2_alloc_mode: where moved blocks go */
 };
 

@@ -272,6 +272,9 @@ int main(int argc, char **argv)
 	if (!c.dry_run && (rc = gc_check_clean("gc.f2fs", c.device, fs)))
 		goto out_fs;
 	zoned = !c.dry_run && (fs->features & F2_FEAT_BLKZONED);
+	if (!c.cp_every)
+		c.cp_every = (fs->features & F2_FEAT_BLKZONED) ? F2_GC_CP_EVERY_ZONED : F2_GC_CP_EVERY;
+	c.target.cp_every = c.cp_every;	/* the plan predicts the run */
 	r = f2_gc_map_build(fs, &m);
 	if (r) {
 		fprintf(stderr, "gc.f2fs: %s: reading the SIT: %s\n", c.device,

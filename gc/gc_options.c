@@ -27,8 +27,9 @@ void gc_usage(FILE *out)
 "  -a, --alloc MODE          where moved blocks go: lfs (free segments), ssr\n"
 "                            (free slots of partly valid segments) or auto (ssr\n"
 "                            when the kernel's need_SSR rule says so; default)\n"
-"  -c, --checkpoint-every N  commit a checkpoint after every N sections (256;\n"
-"                            also whenever free sections run short)\n"
+"  -c, --checkpoint-every N  commit a checkpoint after every N sections (256,\n"
+"                            on zoned volumes 32; also whenever free\n"
+"                            sections run short)\n"
 "  -j, --json                the report as one JSON object on stdout\n"
 "  -v, --verbose             list every victim (text report)\n"
 "      --progress            progress on stderr (default: when it is a terminal)\n"
@@ -63,7 +64,7 @@ int gc_parse(int argc, char **argv, struct gc_cmd *c)
 
 	memset(c, 0, sizeof(*c));
 	c->progress = -1;
-	c->cp_every = F2_GC_CP_EVERY;
+	c->cp_every = 0;	/* the default for the volume, once it is open */
 	c->target.policy = F2_GC_GREEDY;
 	c->alloc = F2_ALLOC_AUTO;
 	opterr = 0;
