@@ -138,12 +138,6 @@ static int open_entry(const char *dir, const char *name, struct entry *e, size_t
 	return fd;
 }
 
-/* names carry their d_type in the byte before them */
-static int is_reg(const char *name)
-{
-	return (unsigned char)name[-1] == DT_REG;
-}
-
 /* Open the run of regular files at names[i..] (at most POP_BATCH_MAX,
  * as many as the arena takes) into set k and submit their reads. */
 static void start(struct pop_batch *b, int k, const char *dir, char *const *names, size_t i,
@@ -156,7 +150,7 @@ static void start(struct pop_batch *b, int k, const char *dir, char *const *name
 	t->names = names;
 	t->base = i;
 	t->n = 0;
-	while (i + t->n < n && t->n < POP_BATCH_MAX && is_reg(names[i + t->n])) {
+	while (i + t->n < n && t->n < POP_BATCH_MAX && pop_name_is_reg(names[i + t->n])) {
 		struct entry *e = &t->e[t->n];
 		struct io_uring_sqe *sqe;
 
@@ -214,7 +208,7 @@ size_t pop_batch_at(struct pop_batch *b, const char *dir, char *const *names, si
 	cur = &b->set[b->cur];
 	drain(b, b->cur);
 	/* the run after this one, read while this one is copied */
-	if (cur->base + cur->n < n && is_reg(names[cur->base + cur->n]))
+	if (cur->base + cur->n < n && pop_name_is_reg(names[cur->base + cur->n]))
 		start(b, !b->cur, dir, names, cur->base + cur->n, n);
 	else
 		next->names = NULL;

@@ -12,12 +12,19 @@
  */
 #ifndef POP_BATCHREAD_H
 #define POP_BATCHREAD_H
+#include <dirent.h>
 #include <stddef.h>
 #include <sys/stat.h>
 
 #define POP_BATCH_MAX	64		/* files in one batch */
 
 struct pop_batch;
+
+/* populate keeps each name with its d_type in the byte before it */
+static inline int pop_name_is_reg(const char *name)
+{
+	return (unsigned char)name[-1] == DT_REG;
+}
 
 /* NULL when batches are not available (populate then reads file by file). */
 struct pop_batch *pop_batch_new(void);

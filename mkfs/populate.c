@@ -458,11 +458,6 @@ static int cmp_name(const void *a, const void *b)
 
 #define PREFETCH	64	/* regular files asked for ahead of the copy */
 
-/* names carry their d_type in the byte before them */
-static int is_reg(const char *name)
-{
-	return (unsigned char)name[-1] == DT_REG;
-}
 
 /* Start reading regular file names[i] of the directory at p->path[0..plen]
  * into the page cache, so the disk works ahead of the copy. */
@@ -471,7 +466,7 @@ static void prefetch(struct pop *p, size_t plen, const char *name)
 	char path[sizeof(p->path)];
 	int fd;
 
-	if ((unsigned char)name[-1] != DT_REG || plen + strlen(name) + 2 > sizeof(path))
+	if (!pop_name_is_reg(name) || plen + strlen(name) + 2 > sizeof(path))
 		return;
 	memcpy(path, p->path, plen);
 	path[plen] = '/';
@@ -581,7 +576,7 @@ static int walk(struct pop *p, uint32_t dir_ino)
 		/* the run of regular files from here, read as one batch (a
 		 * subdirectory's walk reads its own: bnames then differs) */
 		p->bidx = SIZE_MAX;
-		if (p->batch && is_reg(names[i])) {
+		if (p->batch && pop_name_is_reg(names[i])) {
 			if (p->bnames != names || i >= bend) {
 				bbase = i;
 				bend = i + pop_batch_at(p->batch, p->path, names, i, n);

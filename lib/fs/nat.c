@@ -9,12 +9,17 @@
 #include "f2/errors.h"
 #include "f2/fs.h"
 
-uint64_t f2_nat_copy_addr(const struct f2_fs *fs, uint32_t blk_off, int second)
+uint64_t f2_nat_area_addr(uint64_t nat_blkaddr, uint32_t blk_off, int second)
 {
 	/* the copies alternate by segment: pairs of segments, first then second */
-	return fs->nat_blkaddr +
+	return nat_blkaddr +
 	       ((uint64_t)(blk_off >> F2_LOG_BLKS_PER_SEG) << (F2_LOG_BLKS_PER_SEG + 1)) +
 	       (blk_off & (F2_BLKS_PER_SEG - 1)) + (second ? F2_BLKS_PER_SEG : 0);
+}
+
+uint64_t f2_nat_copy_addr(const struct f2_fs *fs, uint32_t blk_off, int second)
+{
+	return f2_nat_area_addr(fs->nat_blkaddr, blk_off, second);
 }
 
 uint64_t f2_nat_block_addr(const struct f2_fs *fs, uint32_t blk_off)

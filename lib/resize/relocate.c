@@ -109,8 +109,7 @@ static int copy_nat(struct f2_fs *fs, const struct f2_resize_plan *p, const stru
 	if (n > fs->nat_blocks)
 		n = fs->nat_blocks;
 	for (uint32_t b = 0; b < n; b++) {
-		uint64_t to = a->nat + ((uint64_t)(b / F2_BLKS_PER_SEG) * 2 * F2_BLKS_PER_SEG) +
-			      b % F2_BLKS_PER_SEG;
+		uint64_t to = f2_nat_area_addr(a->nat, b, 0);
 		struct f2_nat_block *nb = (struct f2_nat_block *)blk;
 		int err = f2_fs_read_block(fs, f2_nat_block_addr(fs, b), blk);
 

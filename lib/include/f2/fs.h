@@ -204,6 +204,8 @@ struct f2_nat_info {
 uint64_t f2_nat_block_addr(const struct f2_fs *fs, uint32_t blk_off);
 /* Block address of NAT block blk_off in the first (second = 0) or second copy. */
 uint64_t f2_nat_copy_addr(const struct f2_fs *fs, uint32_t blk_off, int second);
+/* The same in a NAT area starting at nat_blkaddr (one not yet in use). */
+uint64_t f2_nat_area_addr(uint64_t nat_blkaddr, uint32_t blk_off, int second);
 /* Look nid up: journal first, then the NAT copy chosen by the bitmap.
  * F2_ERANGE if nid >= max_nid.  A free nid gives blkaddr 0. */
 int f2_nat_lookup(struct f2_fs *fs, uint32_t nid, struct f2_nat_info *ni);
