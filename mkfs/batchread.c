@@ -43,6 +43,18 @@ struct set {
 	struct entry e[POP_BATCH_MAX];
 };
 
+/* Close set t's files: they stay open until it is reused, for the
+ * caller's fstat and xattr reads (pop_batch_file). */
+static void close_set(struct set *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->e[i].fd >= 0) {
+			close(t->e[i].fd);
+			t->e[i].fd = -1;
+		}
+	t->n = 0;
+}
+
 /* Two sets: the current one, whose files are being copied, and the next
  * run of the same directory, read meanwhile. */
 struct pop_batch {
@@ -70,7 +82,7 @@ struct pop_batch *pop_batch_new(void)
 }
 
 /* Wait until set k has no read in flight (completions of either set are
- * booked as they come), then close its files. */
+ * booked as they come). */
 static void drain(struct pop_batch *b, int k)
 {
 	struct set *t = &b->set[k];
@@ -97,11 +109,6 @@ static void drain(struct pop_batch *b, int k)
 			o->pending--;
 		io_uring_cqe_seen(&b->ring, cqe);
 	}
-	for (size_t i = 0; i < t->n; i++)
-		if (t->e[i].fd >= 0) {
-			close(t->e[i].fd);
-			t->e[i].fd = -1;
-		}
 }
 
 void pop_batch_free(struct pop_batch *b)
@@ -110,32 +117,32 @@ void pop_batch_free(struct pop_batch *b)
 		return;
 	drain(b, 0);
 	drain(b, 1);
+	close_set(&b->set[0]);
+	close_set(&b->set[1]);
 	io_uring_queue_exit(&b->ring);
 	free(b->set[0].arena);
 	free(b->set[1].arena);
 	free(b);
 }
 
-/* Open dir/name for the batch: the fd, or -1 when the caller reads it. */
-static int open_entry(const char *dir, const char *name, struct entry *e, size_t room)
+/* Open name in directory dfd for the batch (e->fd, -1 when it is not a
+ * regular file); 1 when its contents are read here, else 0 (the caller
+ * reads them: too large, holes, no room). */
+static int open_entry(int dfd, const char *name, struct entry *e, size_t room)
 {
-	char path[8192];
-	int fd;
-
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
-		return -1;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
-	if (fd < 0)
-		fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &e->st) || !S_ISREG(e->st.st_mode) || e->st.st_size > BATCH_FILE_MAX ||
-	    (size_t)e->st.st_size > room || (off_t)e->st.st_blocks * 512 < e->st.st_size) {
-		close(fd);
-		return -1;
+	e->fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
+	if (e->fd < 0)
+		e->fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (e->fd < 0)
+		return 0;
+	if (fstat(e->fd, &e->st) || !S_ISREG(e->st.st_mode)) {
+		close(e->fd);
+		e->fd = -1;
+		return 0;
 	}
 	e->len = (size_t)e->st.st_size;
-	return fd;
+	return e->st.st_size <= BATCH_FILE_MAX && (size_t)e->st.st_size <= room &&
+	       (off_t)e->st.st_blocks * 512 >= e->st.st_size;
 }
 
 /* Open the run of regular files at names[i..] (at most POP_BATCH_MAX,
@@ -145,25 +152,31 @@ static void start(struct pop_batch *b, int k, const char *dir, char *const *name
 {
 	struct set *t = &b->set[k];
 	size_t used = 0;
+	int dfd;
 
 	drain(b, k);
+	close_set(t);
 	t->names = names;
 	t->base = i;
-	t->n = 0;
-	while (i + t->n < n && t->n < POP_BATCH_MAX && pop_name_is_reg(names[i + t->n])) {
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	while (dfd >= 0 && i + t->n < n && t->n < POP_BATCH_MAX &&
+	       pop_name_is_reg(names[i + t->n])) {
 		struct entry *e = &t->e[t->n];
 		struct io_uring_sqe *sqe;
+		int whole;
 
 		memset(e, 0, sizeof(*e));
-		e->fd = open_entry(dir, names[i + t->n], e, BATCH_ARENA - used);
+		whole = open_entry(dfd, names[i + t->n], e, BATCH_ARENA - used);
 		/* a file too large for what is left ends the run, unless it
 		 * is too large for any batch (then the caller reads it) */
-		if (e->fd < 0 && t->n && e->st.st_size > 0 && e->st.st_size <= BATCH_FILE_MAX &&
-		    (size_t)e->st.st_size > BATCH_ARENA - used &&
-		    (off_t)e->st.st_blocks * 512 >= e->st.st_size)
+		if (!whole && t->n && e->fd >= 0 && e->st.st_size > 0 &&
+		    e->st.st_size <= BATCH_FILE_MAX && (size_t)e->st.st_size > BATCH_ARENA - used &&
+		    (off_t)e->st.st_blocks * 512 >= e->st.st_size) {
+			close(e->fd);
 			break;
+		}
 		t->n++;
-		if (e->fd < 0)
+		if (!whole)
 			continue;
 		e->off = used;
 		used += e->len;
@@ -182,6 +195,8 @@ static void start(struct pop_batch *b, int k, const char *dir, char *const *name
 		io_uring_sqe_set_data64(sqe, (uint64_t)k << 32 | (t->n - 1));
 		t->pending++;
 	}
+	if (dfd >= 0)
+		close(dfd);
 	if (t->pending && io_uring_submit(&b->ring) < 0) {
 		/* refused: none of this run is read */
 		for (size_t j = 0; j < t->n; j++)
@@ -213,6 +228,20 @@ size_t pop_batch_at(struct pop_batch *b, const char *dir, char *const *names, si
 	else
 		next->names = NULL;
 	return cur->n;
+}
+
+int pop_batch_file(const struct pop_batch *b, size_t i, struct stat *st, int *fd)
+{
+	const struct set *t;
+
+	if (!b)
+		return 0;
+	t = &b->set[b->cur];
+	if (i >= t->n || t->e[i].fd < 0)
+		return 0;
+	*st = t->e[i].st;
+	*fd = t->e[i].fd;
+	return 1;
 }
 
 int pop_batch_get(const struct pop_batch *b, size_t i, const struct stat *st,
@@ -254,6 +283,15 @@ size_t pop_batch_at(struct pop_batch *b, const char *dir, char *const *names, si
 	(void)dir;
 	(void)names;
 	return i < n ? 1 : 0;
+}
+
+int pop_batch_file(const struct pop_batch *b, size_t i, struct stat *st, int *fd)
+{
+	(void)b;
+	(void)i;
+	(void)st;
+	(void)fd;
+	return 0;
 }
 
 int pop_batch_get(const struct pop_batch *b, size_t i, const struct stat *st,

@@ -41,6 +41,14 @@ void pop_batch_free(struct pop_batch *b);
 size_t pop_batch_at(struct pop_batch *b, const char *dir, char *const *names, size_t i, size_t n);
 
 /*
+ * Batch entry i, when the batch opened it (a regular file): its fstat in
+ * *st and its open descriptor in *fd (the batch's: valid until the next
+ * pop_batch_at, never to be closed by the caller), so the caller needs no
+ * lstat or path lookup of its own.  1, or 0 when not open.
+ */
+int pop_batch_file(const struct pop_batch *b, size_t i, struct stat *st, int *fd);
+
+/*
  * The contents of batch entry i when it holds the whole file st
  * describes (same device, inode, size and mtime): 1 with *buf and *len
  * (valid until the next load), else 0.

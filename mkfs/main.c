@@ -147,9 +147,9 @@ int main(int argc, char **argv)
 		if (c.sparse_size)	/* -S: a new image, written at the first flush */
 			err = f2_io_create_sparse(c.devices[i], c.sparse_size, &devs[i]);
 		else if (c.ndevs == 1)
-			err = f2_io_open(c.devices[i], F2_IO_RDWR | F2_IO_EXCL, &devs[i]);
+			err = f2_io_open(c.devices[i], F2_IO_RDWR | F2_IO_EXCL | F2_IO_BEHIND, &devs[i]);
 		else
-			err = f2_io_open_unix(c.devices[i], F2_IO_RDWR | F2_IO_EXCL, &devs[i]);
+			err = f2_io_open_unix(c.devices[i], F2_IO_RDWR | F2_IO_EXCL | F2_IO_BEHIND, &devs[i]);
 		if (err) {
 			fprintf(stderr, "mkfs.f2fs: cannot open %s: %s\n", c.devices[i],
 				f2_strerror(err));

@@ -60,6 +60,7 @@ struct pop {
 	struct fscfg cfg;		/* --fs-config, or empty */
 	const struct fscfg_entry *cur;	/* the entry of the file being made */
 	struct pop_batch *batch;	/* host files read ahead, or NULL */
+	int fd;				/* the current file, open by the batch, or -1 */
 	char *const *bnames;		/* the names array the batch was read for */
 	size_t bidx;			/* the current file's entry in it, or SIZE_MAX */
 };
@@ -275,7 +276,7 @@ static void hl_free(struct f2_map *links)
 /* ---- xattrs and labels ------------------------------------------------- */
 static int copy_xattrs(struct pop *p, uint32_t ino, const struct stat *st)
 {
-	ssize_t n = llistxattr(p->path, NULL, 0);
+	ssize_t n = p->fd >= 0 ? flistxattr(p->fd, NULL, 0) : llistxattr(p->path, NULL, 0);
 	char *val = (char *)p->buf;
 	int have_label = 0, err;
 
@@ -289,7 +290,8 @@ static int copy_xattrs(struct pop *p, uint32_t ino, const struct stat *st)
 			if (!p->xnames)
 				return -ENOMEM;
 		}
-		n = llistxattr(p->path, p->xnames, p->xnames_cap);
+		n = p->fd >= 0 ? flistxattr(p->fd, p->xnames, p->xnames_cap) :
+				 llistxattr(p->path, p->xnames, p->xnames_cap);
 		if (n < 0)
 			return fail(p, -errno, "listing xattrs");
 	}
@@ -309,7 +311,8 @@ static int copy_xattrs(struct pop *p, uint32_t ino, const struct stat *st)
 			continue;	/* the file_contexts label wins */
 		if (p->cur && !strcmp(name, "security.capability"))
 			continue;	/* so does fs_config's */
-		v = lgetxattr(p->path, name, val, COPY_BUF);
+		v = p->fd >= 0 ? fgetxattr(p->fd, name, val, COPY_BUF) :
+				 lgetxattr(p->path, name, val, COPY_BUF);
 		if (v < 0)
 			return fail(p, -errno, name);
 		err = f2_engine_setxattr(p->w, ino, index, suffix, strlen(suffix), val, (size_t)v);
@@ -396,7 +399,7 @@ static int copy_data(struct pop *p, uint32_t ino, const struct stat *st, int com
 		return fail(p, err, "compression");
 	if (p->bidx != SIZE_MAX && pop_batch_get(p->batch, p->bidx, st, &bbuf, &blen))
 		return copy_batched(p, ino, st, bbuf, blen);
-	fd = open(p->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fd = p->fd >= 0 ? p->fd : open(p->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return fail(p, -errno, "open");
 	/* On a read-only volume Linux reads a compressed file's clusters
@@ -444,7 +447,8 @@ static int copy_data(struct pop *p, uint32_t ino, const struct stat *st, int com
 	if (err)
 		err = fail(p, err, "size");
 out:
-	close(fd);
+	if (fd != p->fd)
+		close(fd);
 	return err;
 }
 
@@ -488,7 +492,11 @@ static int one(struct pop *p, uint32_t dir_ino, const char *name)
 	size_t nl = strlen(name);
 	int err;
 
-	if (lstat(p->path, &st))
+	/* a file the batch opened: its fstat, and its descriptor for the
+	 * xattrs and contents; anything else by its path */
+	p->fd = -1;
+	if ((p->bidx == SIZE_MAX || !pop_batch_file(p->batch, p->bidx, &st, &p->fd)) &&
+	    lstat(p->path, &st))
 		return fail(p, -errno, "lstat");
 	attr_of(p, &st, &a);
 	if (S_ISDIR(st.st_mode) && cf_listed(p))
@@ -596,6 +604,7 @@ static int walk(struct pop *p, uint32_t dir_ino)
 		memcpy(p->fspath + flen + 1, names[i], l + 1);
 		p->flen = flen + 1 + l;
 		err = one(p, dir_ino, names[i]);
+		p->fd = -1;
 		p->path[plen] = 0;
 		p->plen = plen;
 		p->fspath[flen] = 0;
@@ -644,7 +653,7 @@ int pop_run(const char *dev, const struct pop_opts *o, FILE *err_out)
 
 int pop_run_stats(const char *dev, const struct pop_opts *o, FILE *err_out, struct pop_stats *s)
 {
-	struct pop p = { .o = o, .err = err_out, .bidx = SIZE_MAX };
+	struct pop p = { .o = o, .err = err_out, .bidx = SIZE_MAX, .fd = -1 };
 	struct f2_io *io = NULL;
 	struct f2_fs *fs = NULL;
 	struct stat st;
@@ -690,7 +699,7 @@ int pop_run_stats(const char *dev, const struct pop_opts *o, FILE *err_out, stru
 		err = -ENOMEM;
 		goto out;
 	}
-	err = f2_io_open(dev, F2_IO_RDWR, &io);
+	err = f2_io_open(dev, F2_IO_RDWR | F2_IO_BEHIND, &io);
 	if (err) {
 		fprintf(err_out, "populate: %s: %s\n", dev, f2_strerror(err));
 		goto out;

@@ -63,17 +63,26 @@ static void area_block(uint8_t *blk, struct area *a)
 	a->max = F2_NR_DENTRY_IN_BLOCK;
 }
 
-/* First run of n free slots, or -1. */
+/* A whole bitmap byte from slot s on holds v (s a multiple of 8). */
+static int byte_is(const struct area *a, uint32_t s, uint8_t v)
+{
+	return !(s & 7) && s + 8 <= a->max && a->bitmap[s >> 3] == v;
+}
+
+/* First run of n free slots, or -1 (full bytes skipped whole). */
 static int find_slots(const struct area *a, uint32_t n)
 {
-	for (uint32_t s = 0; s + n <= a->max;) {
-		uint32_t k = 0;
+	uint32_t run = 0;
 
-		while (k < n && !f2_test_bit_lsb(a->bitmap, s + k))
-			k++;
-		if (k == n)
-			return (int)s;
-		s += k + 1;
+	for (uint32_t s = 0; s < a->max; s++) {
+		if (byte_is(a, s, 0xff)) {
+			run = 0;
+			s += 7;
+		} else if (f2_test_bit_lsb(a->bitmap, s)) {
+			run = 0;
+		} else if (++run == n) {
+			return (int)(s + 1 - n);
+		}
 	}
 	return -1;
 }
@@ -98,7 +107,7 @@ static void put_entry(struct area *a, uint32_t s, const uint8_t *name, size_t le
 static uint32_t next_entry(const struct area *a, uint32_t s)
 {
 	while (s < a->max && !f2_test_bit_lsb(a->bitmap, s))
-		s++;
+		s += byte_is(a, s, 0) ? 8 : 1;
 	return s;
 }
 

@@ -515,7 +515,7 @@ int f2_io_open_sparse(const char *path, int flags, struct f2_io **out)
 	int ret;
 
 	*out = NULL;
-	if (flags & ~(F2_IO_RDWR | F2_IO_EXCL | F2_IO_DIRECT | F2_IO_STREAM))
+	if (flags & ~(F2_IO_RDWR | F2_IO_EXCL | F2_IO_DIRECT | F2_IO_STREAM | F2_IO_BEHIND))
 		return F2_EBADOPT;
 	p = new_priv();
 	if (!p)

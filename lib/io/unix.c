@@ -10,7 +10,9 @@
  * F2_IO_STREAM, a buffered write of at least WRITEBACK_MIN bytes has its
  * writeback started at once (sync_file_range, a hint: a flush still waits
  * for it and reports its errors), so the device writes while the caller
- * computes the next one.
+ * computes the next one.  Opened with F2_IO_BEHIND (and not zoned), whole
+ * blocks are written behind with O_DIRECT (behind.c); every other access
+ * first settles the range it touches, and a flush drains everything.
  */
 #include "config.h"
 
@@ -27,6 +29,7 @@
 
 #include "f2/errors.h"
 #include "f2/zoned.h"
+#include "behind.h"
 #include "io_private.h"
 
 /* Writes at least this large get their writeback started at once. */
@@ -39,6 +42,7 @@ struct unix_priv {
 	bool stream;		/* F2_IO_STREAM, and not O_DIRECT */
 	bool zoned;		/* zoned block device: discard resets zones */
 	uint32_t sector;	/* logical sector size of a block device */
+	struct f2_behind *wb;	/* F2_IO_BEHIND, when the file takes it */
 };
 
 static struct unix_priv *priv_of(struct f2_io *io)
@@ -46,11 +50,21 @@ static struct unix_priv *priv_of(struct f2_io *io)
 	return io->priv;
 }
 
+/* Nothing written behind overlaps [off, off + len) afterwards. */
+static int settle(struct unix_priv *u, uint64_t off, uint64_t len)
+{
+	return u->wb ? f2_behind_settle(u->wb, off, len) : 0;
+}
+
 static int unix_read(struct f2_io *io, uint64_t off, void *buf, size_t len)
 {
+	struct unix_priv *u = priv_of(io);
+	int ret;
+
 	if (!f2_io_in_range(io, off, len))
 		return F2_ERANGE;
-	return f2_fd_xfer(priv_of(io)->fd, off, buf, NULL, len);
+	ret = settle(u, off, len);
+	return ret ? ret : f2_fd_xfer(u->fd, off, buf, NULL, len);
 }
 
 static int write_all(int fd, uint64_t off, const void *buf, size_t len)
@@ -73,6 +87,10 @@ static int unix_write(struct f2_io *io, uint64_t off, const void *buf, size_t le
 	struct unix_priv *u = priv_of(io);
 	int ret = check_write(io, off, len);
 
+	if (!ret && u->wb && len && off % F2_BEHIND_ALIGN == 0 && len % F2_BEHIND_ALIGN == 0)
+		return f2_behind_write(u->wb, off, buf, len);
+	if (!ret)
+		ret = settle(u, off, len);
 	if (!ret)
 		ret = write_all(u->fd, off, buf, len);
 	/* not on zoned devices: their writes must reach the zones in order,
@@ -84,7 +102,10 @@ static int unix_write(struct f2_io *io, uint64_t off, const void *buf, size_t le
 
 static int unix_flush(struct f2_io *io)
 {
-	return fsync(priv_of(io)->fd) ? -errno : 0;
+	struct unix_priv *u = priv_of(io);
+	int ret = u->wb ? f2_behind_drain(u->wb) : 0;
+
+	return ret ? ret : fsync(u->fd) ? -errno : 0;
 }
 
 /* The last fallback: write zeroes in F2_IO_ZERO_CHUNK pieces. */
@@ -140,6 +161,8 @@ static int unix_discard(struct f2_io *io, uint64_t off, uint64_t len)
 	struct unix_priv *u = priv_of(io);
 	int ret = check_write(io, off, len);
 
+	if (!ret)
+		ret = settle(u, off, len);
 	if (ret || !len)
 		return ret;
 	if (u->zoned) {
@@ -164,6 +187,8 @@ static int unix_zero(struct f2_io *io, uint64_t off, uint64_t len)
 	struct unix_priv *u = priv_of(io);
 	int ret = check_write(io, off, len);
 
+	if (!ret)
+		ret = settle(u, off, len);
 	if (ret || !len)
 		return ret;
 	if (u->blkdev) {
@@ -186,6 +211,7 @@ static void unix_close(struct f2_io *io)
 {
 	struct unix_priv *u = priv_of(io);
 
+	f2_behind_close(u->wb);
 	close(u->fd);
 	free(u);
 }
@@ -199,6 +225,8 @@ static int unix_data_at(struct f2_io *io, uint64_t off, uint64_t *next)
 	*next = off;
 	if (u->blkdev || off >= io->size)
 		return 0;
+	if (u->wb && f2_behind_drain(u->wb))
+		return 0;	/* "data here": the safe answer */
 	d = lseek(u->fd, (off_t)off, SEEK_DATA);
 	if (d >= 0)
 		*next = (uint64_t)d;
@@ -242,6 +270,21 @@ static int probe(int fd, struct unix_priv *u, uint64_t *size)
 	return 0;
 }
 
+int f2_io_unix_behind(const struct f2_io *io)
+{
+	return io && io->ops == &unix_ops && priv_of((struct f2_io *)io)->wb;
+}
+
+/* Write behind: asked for, writable, not O_DIRECT already, not zoned
+ * (whose zones take writes only in order), and not F2_IO_BEHIND=0. */
+static bool want_behind(int flags, const struct unix_priv *u)
+{
+	const char *env = getenv("F2_IO_BEHIND");
+
+	return (flags & F2_IO_BEHIND) && u->writable && !(flags & F2_IO_DIRECT) && !u->zoned &&
+	       !(env && !strcmp(env, "0"));
+}
+
 int f2_io_open_unix(const char *path, int flags, struct f2_io **out)
 {
 	int oflags = O_CLOEXEC | (flags & F2_IO_RDWR ? O_RDWR : O_RDONLY);
@@ -252,7 +295,7 @@ int f2_io_open_unix(const char *path, int flags, struct f2_io **out)
 	int ret;
 
 	*out = NULL;
-	if (flags & ~(F2_IO_RDWR | F2_IO_EXCL | F2_IO_DIRECT | F2_IO_STREAM))
+	if (flags & ~(F2_IO_RDWR | F2_IO_EXCL | F2_IO_DIRECT | F2_IO_STREAM | F2_IO_BEHIND))
 		return F2_EBADOPT;
 	if (flags & F2_IO_DIRECT)
 		oflags |= O_DIRECT;
@@ -280,6 +323,8 @@ int f2_io_open_unix(const char *path, int flags, struct f2_io **out)
 		goto fail;
 	}
 	io->priv = u;
+	if (want_behind(flags, u))
+		(void)f2_behind_open(path, u->fd, &u->wb);	/* else through the cache */
 	*out = io;
 	return 0;
 fail:

@@ -207,6 +207,116 @@ static void test_unix(const char *dir)
 	free(buf);
 }
 
+/* xorshift: the behind test's reproducible choices */
+static uint32_t rnd(uint64_t *st)
+{
+	*st ^= *st << 13;
+	*st ^= *st >> 7;
+	*st ^= *st << 17;
+	return (uint32_t)(*st >> 11);
+}
+
+/*
+ * F2_IO_BEHIND against a model in memory: streams of neighbouring block
+ * writes (more than its staging holds), rewrites of staged and in-flight
+ * blocks, unaligned writes, reads, zeroes and flushes in a seeded random
+ * order; every read and the file at the end must equal the model.
+ */
+static void test_behind(const char *dir)
+{
+	const size_t fsize = 64u << 20, blk = 4096;
+	char path[PATH_MAX];
+	uint8_t *model = calloc(1, fsize), *buf = malloc(8u << 20), *got = malloc(8u << 20);
+	uint64_t st = 0x9e3779b97f4a7c15ull, streams[3] = { 0, 20u << 20, 40u << 20 };
+	struct f2_io *io;
+	int fd;
+
+	CHECK(model && buf && got);
+	tmp_path(path, dir, "behind.img");
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0);
+	CHECK_EQ(ftruncate(fd, fsize), 0);
+	close(fd);
+
+	/* off by request, and by F2_IO_BEHIND=0 */
+	CHECK_EQ(f2_io_open_unix(path, F2_IO_RDWR, &io), 0);
+	CHECK_EQ(f2_io_unix_behind(io), 0);
+	f2_io_close(io);
+	setenv("F2_IO_BEHIND", "0", 1);
+	CHECK_EQ(f2_io_open_unix(path, F2_IO_RDWR | F2_IO_BEHIND, &io), 0);
+	CHECK_EQ(f2_io_unix_behind(io), 0);
+	f2_io_close(io);
+	unsetenv("F2_IO_BEHIND");
+
+	CHECK_EQ(f2_io_open_unix(path, F2_IO_RDWR | F2_IO_BEHIND, &io), 0);
+#ifdef HAVE_URING
+	/* the test directory takes O_DIRECT (ext4, xfs, tmpfs since 6.6) */
+	CHECK_EQ(f2_io_unix_behind(io), 1);
+#endif
+	for (int step = 0; step < 3000; step++) {
+		uint32_t op = rnd(&st) % 100, n = 1 + rnd(&st) % 300;
+		uint64_t off = (uint64_t)(rnd(&st) % (fsize / blk)) * blk;
+		uint8_t v = (uint8_t)(step * 7 + 1);
+
+		if (op < 55) {
+			/* a stream: the next n blocks after its last write */
+			uint64_t *s = &streams[rnd(&st) % 3];
+
+			if (*s + (uint64_t)n * blk > fsize)
+				*s = 0;
+			memset(buf, v, (size_t)n * blk);
+			CHECK_EQ(f2_io_write(io, *s, buf, (size_t)n * blk), 0);
+			memset(model + *s, v, (size_t)n * blk);
+			*s += (uint64_t)n * blk;
+		} else if (op < 70) {
+			/* anywhere: over staged, in-flight or written blocks */
+			n = n % 40 + 1;
+			if (off + (uint64_t)n * blk > fsize)
+				off = fsize - (uint64_t)n * blk;
+			memset(buf, v, (size_t)n * blk);
+			CHECK_EQ(f2_io_write(io, off, buf, (size_t)n * blk), 0);
+			memset(model + off, v, (size_t)n * blk);
+		} else if (op < 78) {
+			/* unaligned: through the cache */
+			off += rnd(&st) % blk;
+			n = 1 + n * 17;
+			if (off + n > fsize)
+				off = fsize - n;
+			memset(buf, v, n);
+			CHECK_EQ(f2_io_write(io, off, buf, n), 0);
+			memset(model + off, v, n);
+		} else if (op < 94) {
+			n = (n * 4099) % (2u << 20) + 1;
+			off += rnd(&st) % blk;
+			if (off + n > fsize)
+				off = fsize - n;
+			CHECK_EQ(f2_io_read(io, off, got, n), 0);
+			CHECK(!memcmp(got, model + off, n));
+		} else if (op < 97) {
+			n = n % 64 + 1;
+			if (off + (uint64_t)n * blk > fsize)
+				off = fsize - (uint64_t)n * blk;
+			CHECK_EQ(f2_io_zero(io, off, (uint64_t)n * blk), 0);
+			memset(model + off, 0, (size_t)n * blk);
+		} else {
+			CHECK_EQ(f2_io_flush(io), 0);
+		}
+	}
+	CHECK_EQ(f2_io_flush(io), 0);
+	f2_io_close(io);
+	fd = open(path, O_RDONLY);
+	CHECK(fd >= 0);
+	for (size_t o = 0; o < fsize; o += 8u << 20) {
+		CHECK_EQ(pread(fd, got, 8u << 20, (off_t)o), (ssize_t)(8u << 20));
+		CHECK(!memcmp(got, model + o, 8u << 20));
+	}
+	close(fd);
+	unlink(path);
+	free(model);
+	free(buf);
+	free(got);
+}
+
 /*
  * A block device given in F2_TEST_BLKDEV (io.bats makes a loop device when
  * it runs as root); its contents are overwritten.
@@ -806,6 +916,7 @@ int main(void)
 	}
 	test_mem();
 	test_unix(dir);
+	test_behind(dir);
 	if (getenv("F2_TEST_BLKDEV"))
 		test_blkdev(getenv("F2_TEST_BLKDEV"));
 	test_fault();

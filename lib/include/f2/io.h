@@ -62,8 +62,17 @@ struct f2_io {
 #define F2_IO_DIRECT	0x4	/* O_DIRECT: caller aligns offsets, lengths, buffers */
 #define F2_IO_STREAM	0x8	/* large buffered writes start their writeback at
 				 * once (a mover streaming blocks: gc, resize) */
+#define F2_IO_BEHIND	0x10	/* whole blocks are written behind, with O_DIRECT
+				 * through io_uring, and reach the device while
+				 * the caller goes on; a flush waits for them all
+				 * (a writer of a whole image: populate).  Needs
+				 * liburing and a file that takes O_DIRECT, else
+				 * ignored; F2_IO_BEHIND=0 in the environment
+				 * turns it off */
 
 int f2_io_open_unix(const char *path, int flags, struct f2_io **out);
+/* 1 if io is a unix handle writing behind (F2_IO_BEHIND took), else 0. */
+int f2_io_unix_behind(const struct f2_io *io);
 /* An in-memory device of size bytes (zero filled). */
 int f2_io_open_mem(uint64_t size, struct f2_io **out);
 /*
