@@ -405,6 +405,7 @@ powercut_commit_summary() {
 POWERCUT_FSCK_ALLOW=${POWERCUT_FSCK_ALLOW:-0x020002}
 powercut_fsck_ok() {
 	local img=$1 out=${POWERCUT_DIR:-${BATS_TEST_TMPDIR:-/tmp}}/fsck.$BASHPID status=0 all
+	POWERCUT_FSCK_OUT=$out	# for a caller's further look at the report
 	$POWERCUT_FSCK "$img" >"$out" 2>&1 || status=$?
 	[ $status -eq 0 ] && return 0
 	if [ $status -lt 128 ]; then

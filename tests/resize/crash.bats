@@ -118,7 +118,8 @@ resize_state_ok() {
 	else
 		powercut_volume_ok "$img" || return 1
 	fi
-	OUR_CODES=$("$FSCK" -n -f "$img" 2>&1 | grep -o '^0x[0-9A-F]* ' | tr -d ' ' | tr '\n' ' ')
+	# the codes of the report powercut_volume_ok just had (POWERCUT_FSCK)
+	OUR_CODES=$(grep -o '^0x[0-9A-F]* ' "$POWERCUT_FSCK_OUT" | tr -d ' ' | tr '\n' ' ')
 	if [ "$RESIZE_IN_PLACE" != 1 ] && [[ " $OUR_CODES" == *" 0x0A0006 "* ]]; then
 		echo "a relocating resize left a state with a short free segment count"
 		return 1
