@@ -65,6 +65,19 @@ record() {
     [ "$status" -eq 0 ]
 }
 
+@test "test_io: write-behind on a full file system fails with ENOSPC, and stays failed" {
+    require_prog "$TEST_IO"
+    if [ "$(id -u)" != 0 ]; then
+        skip "needs root to mount a small tmpfs"
+    fi
+    mkdir -p "$T/small"
+    mount -t tmpfs -o size=4m tmpfs "$T/small" || skip "cannot mount tmpfs"
+    TMPDIR=$T F2_TEST_SMALLFS=$T/small run "$TEST_IO"
+    umount "$T/small"
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
+
 @test "f2replay count and list describe the recorded operations" {
     record
     run "$F2REPLAY" count "$T/log"

@@ -318,6 +318,42 @@ static void test_behind(const char *dir)
 }
 
 /*
+ * F2_IO_BEHIND on a file system that runs out of space (F2_TEST_SMALLFS,
+ * a directory on a few MiB of tmpfs; io.bats mounts one as root): the
+ * failed direct writes surface by the flush at the latest, as -ENOSPC,
+ * and every later write and flush fails too.
+ */
+static void test_behind_enospc(const char *dir)
+{
+	const size_t chunk = 1u << 20;
+	char path[PATH_MAX];
+	uint8_t *buf = malloc(chunk);
+	struct f2_io *io;
+	int fd, err = 0;
+
+	tmp_path(path, dir, "full.img");
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0 && buf);
+	CHECK_EQ(ftruncate(fd, 64u << 20), 0);
+	close(fd);
+	CHECK_EQ(f2_io_open_unix(path, F2_IO_RDWR | F2_IO_BEHIND, &io), 0);
+#ifdef HAVE_URING
+	CHECK_EQ(f2_io_unix_behind(io), 1);
+#endif
+	memset(buf, 0x5a, chunk);
+	for (uint64_t off = 0; off < (32u << 20) && !err; off += chunk)
+		err = f2_io_write(io, off, buf, chunk);
+	if (!err)
+		err = f2_io_flush(io);
+	CHECK_EQ(err, -ENOSPC);
+	CHECK(f2_io_write(io, 60u << 20, buf, 4096) != 0);
+	CHECK(f2_io_flush(io) != 0);
+	f2_io_close(io);
+	unlink(path);
+	free(buf);
+}
+
+/*
  * A block device given in F2_TEST_BLKDEV (io.bats makes a loop device when
  * it runs as root); its contents are overwritten.
  */
@@ -348,6 +384,18 @@ static void test_blkdev(const char *dev)
 	CHECK_EQ(f2_io_write(io, end - 1, buf, 1), 0);
 	CHECK_EQ(f2_io_write(io, end - 1, buf, 2), F2_ERANGE);
 	CHECK_EQ(f2_io_zero(io, end, 512), F2_ERANGE);
+	f2_io_close(io);
+	/* Written behind (O_DIRECT) beside the exclusive hold. */
+	CHECK_EQ(f2_io_open_unix(dev, F2_IO_RDWR | F2_IO_EXCL | F2_IO_BEHIND, &io), 0);
+#ifdef HAVE_URING
+	CHECK_EQ(f2_io_unix_behind(io), 1);
+#endif
+	memset(buf, 0x3c, BLK_TEST_BYTES);
+	CHECK_EQ(f2_io_write(io, 4096, buf, BLK_TEST_BYTES - 8192), 0);
+	CHECK_EQ(f2_io_write(io, 0, buf, 4095), 0);	/* unaligned: through the cache */
+	CHECK_EQ(f2_io_read(io, 0, buf, BLK_TEST_BYTES), 0);
+	CHECK(all_bytes(buf, 4095, 0x3c) && all_bytes(buf + 4096, BLK_TEST_BYTES - 8192, 0x3c));
+	CHECK_EQ(f2_io_flush(io), 0);
 	f2_io_close(io);
 	/* Once closed, the exclusive hold is gone. */
 	CHECK_EQ(f2_io_open_unix(dev, F2_IO_RDONLY | F2_IO_EXCL, &io), 0);
@@ -919,6 +967,8 @@ int main(void)
 	test_behind(dir);
 	if (getenv("F2_TEST_BLKDEV"))
 		test_blkdev(getenv("F2_TEST_BLKDEV"));
+	if (getenv("F2_TEST_SMALLFS"))
+		test_behind_enospc(getenv("F2_TEST_SMALLFS"));
 	test_fault();
 	test_overlay();
 	tmp_path(log, dir, "ops.log");
