@@ -4,7 +4,9 @@
 # or 6.12) on aged fixtures cleaned by gc.f2fs with each policy, and with
 # the moved blocks written into the free slots of partly valid segments
 # (--alloc ssr, the checkpoint leaving the cold data log in SSR mode with
-# -c 8 putting checkpoints between the moves): it mounts them, every file
+# -c 8 putting checkpoints between the moves), and with no option at all
+# (the default policy and checkpoint interval, 256 sections: one
+# checkpoint at the end of the run): it mounts them, every file
 # has the md5 it had before cleaning, it writes new files into the freed
 # space (some land in sections gc.f2fs freed), unmounts cleanly, reads
 # them back; afterwards both fscks find the images clean.
@@ -18,7 +20,9 @@ CLEANINGS="
 greedy|-p greedy --target-free TARGET -c 16
 cb|-p cost-benefit -c 32
 ssr|-p greedy --alloc ssr -m 20 -c 8
+default|
 "
+NAMES="greedy cb ssr default"
 
 setup_file() {
 	export F2_TMP=$BATS_FILE_TMPDIR
@@ -60,9 +64,9 @@ setup() {
 	kernel_ran
 }
 
-@test "gc kernel: both cleanings ran and the guest ran the whole script" {
+@test "gc kernel: every cleaning ran and the guest ran the whole script" {
 	local name
-	for name in greedy cb ssr; do
+	for name in $NAMES; do
 		[ ! -f "$BATS_FILE_TMPDIR/$name.fail" ] || { cat "$BATS_FILE_TMPDIR/$name.fail"; return 1; }
 		[ "$(jq -r .result.sections_cleaned "$BATS_FILE_TMPDIR/$name.json")" -ge 15 ]
 	done
@@ -86,7 +90,7 @@ setup() {
 	want=$BATS_FILE_TMPDIR/want.md5
 	awk -F'\t' '$2 == "f" { print $8 "  " $1 }' "$F2_FIXTURES/aged.manifest" | LC_ALL=C sort >"$want"
 	[ -s "$want" ]
-	for name in greedy cb ssr; do
+	for name in $NAMES; do
 		report_of "$name" | grep -qx 'mount ok' || { echo "$name: no mount"; return 1; }
 		got=$BATS_FILE_TMPDIR/$name.got
 		report_of "$name" | sed -n 's/^md5 //p' | LC_ALL=C sort >"$got"
@@ -96,7 +100,7 @@ setup() {
 
 @test "gc kernel: new files written, unmounted cleanly, read back" {
 	local name
-	for name in greedy cb ssr; do
+	for name in $NAMES; do
 		report_of "$name" | grep -qx 'umount ok'
 		report_of "$name" | grep -qx 'final umount ok'
 		! report_of "$name" | grep -q 'failed' || false
@@ -107,7 +111,7 @@ setup() {
 
 @test "gc kernel: the kernel wrote into sections gc.f2fs freed" {
 	local name used hits
-	for name in greedy cb ssr; do
+	for name in $NAMES; do
 		used=$BATS_FILE_TMPDIR/$name.used
 		"$DUMP" --json -s 0~-1 "$BATS_FILE_TMPDIR/$name.img" 2>/dev/null |
 			jq -r '.sit[] | select(.vblocks > 0) | .segno' >"$used"
@@ -124,7 +128,7 @@ setup() {
 
 @test "gc kernel: after the kernel's writes both fscks find the images clean" {
 	local name
-	for name in greedy cb ssr; do
+	for name in $NAMES; do
 		ref_fsck_clean "$BATS_FILE_TMPDIR/$name.img"
 		"$FSCK" -f -n "$BATS_FILE_TMPDIR/$name.img"
 	done
