@@ -163,8 +163,8 @@ static int plan_relocate(struct f2_fs *fs, const struct f2_resize_opts *o,
 		return f2_why(why, len, err, "laying out %llu blocks: %s",
 			      (unsigned long long)o->target_blocks, gwhy);
 	if (g.segment_count_nat < f2_le32(sb->segment_count_nat)) {
-		struct nid_max n = { .max = g.segment_count_nat / 2 * F2_BLKS_PER_SEG *
-					    F2_NAT_ENTRIES_PER_BLOCK };
+		uint64_t cap = F2_NAT_NID_CAPACITY(g.segment_count_nat);
+		struct nid_max n = { .max = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap };
 
 		err = f2_nat_iter(fs, nid_at_max, &n);
 		if (err < 0)

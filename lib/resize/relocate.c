@@ -244,8 +244,7 @@ static int write_cp(struct f2_fs *fs, const struct f2_resize_plan *p, const stru
 	cp->valid_node_count = old->valid_node_count;
 	cp->valid_inode_count = old->valid_inode_count;
 	/* a hint: past a smaller NAT, scanning starts over */
-	if (f2_le32(old->next_free_nid) < p->nat_segs / 2 * F2_BLKS_PER_SEG *
-	    F2_NAT_ENTRIES_PER_BLOCK)
+	if (f2_le32(old->next_free_nid) < F2_NAT_NID_CAPACITY(p->nat_segs))
 		cp->next_free_nid = old->next_free_nid;
 	cp->elapsed_time = old->elapsed_time;
 	f2_set_le32(cp->sit_ver_bitmap_bytesize, p->sit_bitmap_bytes);

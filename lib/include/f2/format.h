@@ -415,6 +415,9 @@ struct f2_nat_entry {
 } __attribute__((packed));
 _Static_assert(sizeof(struct f2_nat_entry) == 9, "f2_nat_entry");
 #define F2_NAT_ENTRIES_PER_BLOCK (F2_BLKSIZE / sizeof(struct f2_nat_entry))	/* 455 */
+/* nids a NAT of segment_count_nat segments addresses (one copy is half) */
+#define F2_NAT_NID_CAPACITY(segment_count_nat) \
+	((uint64_t)((segment_count_nat) / 2) * F2_BLKS_PER_SEG * F2_NAT_ENTRIES_PER_BLOCK)
 
 struct f2_nat_block {
 	struct f2_nat_entry entries[F2_NAT_ENTRIES_PER_BLOCK];
