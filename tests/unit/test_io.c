@@ -36,6 +36,18 @@ static void tmp_path(char *path, const char *dir, const char *name)
 	}
 }
 
+/* path = dir/name, a new file of size bytes (a hole). */
+static void make_file(char *path, const char *dir, const char *name, uint64_t size)
+{
+	int fd;
+
+	tmp_path(path, dir, name);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0);
+	CHECK_EQ(ftruncate(fd, (off_t)size), 0);
+	close(fd);
+}
+
 static bool all_bytes(const uint8_t *p, size_t len, uint8_t v)
 {
 	for (size_t i = 0; i < len; i++)
@@ -139,13 +151,8 @@ static void test_unix(const char *dir)
 	uint8_t *buf = malloc(fsize);
 	struct f2_io *io, *ro;
 	int64_t before;
-	int fd;
 
-	tmp_path(path, dir, "unix.img");
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	CHECK(fd >= 0);
-	CHECK_EQ(ftruncate(fd, fsize), 0);
-	close(fd);
+	make_file(path, dir, "unix.img", fsize);
 
 	CHECK_EQ(f2_io_open_unix(path, F2_IO_RDWR, &io), 0);
 	CHECK_EQ(io->size, fsize);
@@ -232,11 +239,7 @@ static void test_behind(const char *dir)
 	int fd;
 
 	CHECK(model && buf && got);
-	tmp_path(path, dir, "behind.img");
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	CHECK(fd >= 0);
-	CHECK_EQ(ftruncate(fd, fsize), 0);
-	close(fd);
+	make_file(path, dir, "behind.img", fsize);
 
 	/* off by request, and by F2_IO_BEHIND=0 */
 	CHECK_EQ(f2_io_open_unix(path, F2_IO_RDWR, &io), 0);
@@ -329,13 +332,10 @@ static void test_behind_enospc(const char *dir)
 	char path[PATH_MAX];
 	uint8_t *buf = malloc(chunk);
 	struct f2_io *io;
-	int fd, err = 0;
+	int err = 0;
 
-	tmp_path(path, dir, "full.img");
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	CHECK(fd >= 0 && buf);
-	CHECK_EQ(ftruncate(fd, 64u << 20), 0);
-	close(fd);
+	CHECK(buf != NULL);
+	make_file(path, dir, "full.img", 64u << 20);
 	CHECK_EQ(f2_io_open_unix(path, F2_IO_RDWR | F2_IO_BEHIND, &io), 0);
 #ifdef HAVE_URING
 	CHECK_EQ(f2_io_unix_behind(io), 1);
