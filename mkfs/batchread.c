@@ -68,6 +68,8 @@ struct pop_batch {
 	struct set set[2];
 	int cur;
 	unsigned warming;		/* statx in flight */
+	int unsubmitted;		/* a submission failed: its entries wait in the ring */
+	int broken;			/* the ring failed: nothing is batched any more */
 	struct statx wst[POP_BATCH_MAX];	/* their results, unused */
 	char (*wpath)[PATH_MAX];	/* their paths, read at submission */
 };
@@ -101,7 +103,11 @@ static void drain(struct pop_batch *b, int k)
 	while (*left) {
 		struct io_uring_cqe *cqe;
 
-		if (io_uring_wait_cqe(&b->ring, &cqe) < 0) {
+		/* what a failed submission left queued goes first: completions
+		 * are only waited for what the kernel has */
+		if (b->unsubmitted && io_uring_submit(&b->ring) >= 0)
+			b->unsubmitted = 0;
+		if (b->unsubmitted || io_uring_wait_cqe(&b->ring, &cqe) < 0) {
 			/* no completion can be waited for: nothing of it is read */
 			for (int j = 0; j < 2; j++) {
 				for (size_t i = 0; i < b->set[j].n; i++)
@@ -109,12 +115,14 @@ static void drain(struct pop_batch *b, int k)
 				b->set[j].pending = 0;
 			}
 			b->warming = 0;
+			b->broken = 1;
 			break;
 		}
 		uint64_t d = io_uring_cqe_get_data64(cqe);
 
 		if (d & WARM_TAG) {
-			b->warming--;
+			if (b->warming)
+				b->warming--;
 			io_uring_cqe_seen(&b->ring, cqe);
 			continue;
 		}
@@ -151,8 +159,8 @@ static void warm(struct pop_batch *b, const char *dir, char *const *names, size_
 {
 	unsigned k = 0;
 
-	if (b->warming)
-		return;		/* the last lot is still being looked up */
+	if (b->warming || b->broken)
+		return;		/* the last lot is still being looked up, or no ring */
 	for (; i < n && k < POP_BATCH_MAX; i++) {
 		struct io_uring_sqe *sqe;
 
@@ -167,8 +175,11 @@ static void warm(struct pop_batch *b, const char *dir, char *const *names, size_
 		io_uring_sqe_set_data64(sqe, WARM_TAG | k);
 		k++;
 	}
-	if (k && io_uring_submit(&b->ring) >= 0)
+	if (k) {
 		b->warming = k;
+		if (io_uring_submit(&b->ring) < 0)
+			b->unsubmitted = 1;
+	}
 }
 
 /* Open name in directory dfd for the batch (e->fd, -1 when it is not a
@@ -204,7 +215,7 @@ static void start(struct pop_batch *b, int k, const char *dir, char *const *name
 	close_set(t);
 	t->names = names;
 	t->base = i;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	dfd = b->broken ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	while (dfd >= 0 && i + t->n < n && t->n < POP_BATCH_MAX &&
 	       pop_name_is_reg(names[i + t->n])) {
 		struct entry *e = &t->e[t->n];
@@ -232,7 +243,8 @@ static void start(struct pop_batch *b, int k, const char *dir, char *const *name
 		}
 		sqe = io_uring_get_sqe(&b->ring);
 		if (!sqe) {
-			io_uring_submit(&b->ring);
+			if (io_uring_submit(&b->ring) < 0)
+				b->unsubmitted = 1;
 			sqe = io_uring_get_sqe(&b->ring);
 		}
 		if (!sqe)
@@ -243,12 +255,10 @@ static void start(struct pop_batch *b, int k, const char *dir, char *const *name
 	}
 	if (dfd >= 0)
 		close(dfd);
-	if (t->pending && io_uring_submit(&b->ring) < 0) {
-		/* refused: none of this run is read */
-		for (size_t j = 0; j < t->n; j++)
-			t->e[j].ok = 0;
-		t->pending = 0;
-	}
+	/* refused: the reads stay queued (they cannot be taken back), the
+	 * next drain submits them again or gives the whole run up */
+	if (t->pending && io_uring_submit(&b->ring) < 0)
+		b->unsubmitted = 1;
 	if (!t->n && i < n) {
 		/* not even the first file: a run of one, left to the caller */
 		memset(&t->e[0], 0, sizeof(t->e[0]));
