@@ -129,18 +129,28 @@ static void reap_one(struct f2_behind *b)
 	b->busy--;
 }
 
+/* The oldest open chunk (NULL if none), and how many are open. */
+static struct slot *oldest_open(struct f2_behind *b, int *open)
+{
+	struct slot *old = NULL;
+
+	*open = 0;
+	for (int i = 0; i < SLOTS; i++)
+		if (b->s[i].state == OPEN) {
+			(*open)++;
+			if (!old || b->s[i].seq < old->seq)
+				old = &b->s[i];
+		}
+	return old;
+}
+
 static int drain(struct f2_behind *b)
 {
-	for (;;) {
-		struct slot *old = NULL;
+	struct slot *old;
+	int open;
 
-		for (int i = 0; i < SLOTS; i++)
-			if (b->s[i].state == OPEN && (!old || b->s[i].seq < old->seq))
-				old = &b->s[i];
-		if (!old)
-			break;
+	while ((old = oldest_open(b, &open)))
 		submit(b, old);
-	}
 	while (b->busy)
 		reap_one(b);
 	return b->err;
@@ -150,20 +160,13 @@ static int drain(struct f2_behind *b)
 static struct slot *take_slot(struct f2_behind *b)
 {
 	for (;;) {
-		struct slot *old = NULL, *free_s = NULL;
-		int open = 0;
+		struct slot *free_s = NULL;
+		int open;
+		struct slot *old = oldest_open(b, &open);
 
-		for (int i = 0; i < SLOTS; i++) {
-			struct slot *s = &b->s[i];
-
-			if (s->state == FREE && !free_s)
-				free_s = s;
-			if (s->state == OPEN) {
-				open++;
-				if (!old || s->seq < old->seq)
-					old = s;
-			}
-		}
+		for (int i = 0; i < SLOTS && !free_s; i++)
+			if (b->s[i].state == FREE)
+				free_s = &b->s[i];
 		if (free_s && open < OPEN_MAX)
 			return free_s;
 		if (old && (open >= OPEN_MAX || !b->busy))
@@ -203,25 +206,20 @@ int f2_behind_write(struct f2_behind *b, uint64_t off, const void *buf, size_t l
 		return -EINVAL;
 	while (len && !b->err) {
 		struct slot *s = joinable(b, off);
-		size_t n;
+		size_t n = (s ? s->off : off) + CHUNK - off;
 
+		if (n > len)
+			n = len;
+		if (overlaps_other(b, s, off, n)) {
+			drain(b);	/* the simple way to keep chunks disjoint */
+			continue;
+		}
 		if (!s) {
-			if (overlaps_other(b, NULL, off, len < CHUNK ? len : CHUNK)) {
-				drain(b);
-				continue;
-			}
 			s = take_slot(b);
 			s->state = OPEN;
 			s->off = off;
 			s->len = 0;
 			s->seq = b->seq++;
-		}
-		n = s->off + CHUNK - off;
-		if (n > len)
-			n = len;
-		if (overlaps_other(b, s, off, n)) {
-			drain(b);
-			continue;
 		}
 		memcpy(s->buf + (off - s->off), src, n);
 		if (off + n > s->off + s->len)
