@@ -182,24 +182,29 @@ static void warm(struct pop_batch *b, const char *dir, char *const *names, size_
 	}
 }
 
+/* What open_entry found: read here, read by the caller (not a regular
+ * file, too large for any batch, holes), or a batch file with no room
+ * left in this one. */
+enum { ENT_READ, ENT_CALLER, ENT_NO_ROOM };
+
 /* Open name in directory dfd for the batch (e->fd, -1 when it is not a
- * regular file); 1 when its contents are read here, else 0 (the caller
- * reads them: too large, holes, no room). */
+ * regular file). */
 static int open_entry(int dfd, const char *name, struct entry *e, size_t room)
 {
 	e->fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
 	if (e->fd < 0)
 		e->fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (e->fd < 0)
-		return 0;
+		return ENT_CALLER;
 	if (fstat(e->fd, &e->st) || !S_ISREG(e->st.st_mode)) {
 		close(e->fd);
 		e->fd = -1;
-		return 0;
+		return ENT_CALLER;
 	}
 	e->len = (size_t)e->st.st_size;
-	return e->st.st_size <= BATCH_FILE_MAX && (size_t)e->st.st_size <= room &&
-	       (off_t)e->st.st_blocks * 512 >= e->st.st_size;
+	if (e->st.st_size > BATCH_FILE_MAX || (off_t)e->st.st_blocks * 512 < e->st.st_size)
+		return ENT_CALLER;
+	return e->len <= room ? ENT_READ : ENT_NO_ROOM;
 }
 
 /* Open the run of regular files at names[i..] (at most POP_BATCH_MAX,
@@ -220,20 +225,16 @@ static void start(struct pop_batch *b, int k, const char *dir, char *const *name
 	       pop_name_is_reg(names[i + t->n])) {
 		struct entry *e = &t->e[t->n];
 		struct io_uring_sqe *sqe;
-		int whole;
+		int got;
 
 		memset(e, 0, sizeof(*e));
-		whole = open_entry(dfd, names[i + t->n], e, BATCH_ARENA - used);
-		/* a file too large for what is left ends the run, unless it
-		 * is too large for any batch (then the caller reads it) */
-		if (!whole && t->n && e->fd >= 0 && e->st.st_size > 0 &&
-		    e->st.st_size <= BATCH_FILE_MAX && (size_t)e->st.st_size > BATCH_ARENA - used &&
-		    (off_t)e->st.st_blocks * 512 >= e->st.st_size) {
-			close(e->fd);
+		got = open_entry(dfd, names[i + t->n], e, BATCH_ARENA - used);
+		if (got == ENT_NO_ROOM) {
+			close(e->fd);	/* the next run starts with it */
 			break;
 		}
 		t->n++;
-		if (!whole)
+		if (got == ENT_CALLER)
 			continue;
 		e->off = used;
 		used += e->len;

@@ -462,7 +462,6 @@ static int cmp_name(const void *a, const void *b)
 
 #define PREFETCH	64	/* regular files asked for ahead of the copy */
 
-
 /* Start reading regular file names[i] of the directory at p->path[0..plen]
  * into the page cache, so the disk works ahead of the copy. */
 static void prefetch(struct pop *p, size_t plen, const char *name)
@@ -604,7 +603,7 @@ static int walk(struct pop *p, uint32_t dir_ino)
 		memcpy(p->fspath + flen + 1, names[i], l + 1);
 		p->flen = flen + 1 + l;
 		err = one(p, dir_ino, names[i]);
-		p->fd = -1;
+		p->fd = -1;	/* the batch's descriptor is not ours past the file */
 		p->path[plen] = 0;
 		p->plen = plen;
 		p->fspath[flen] = 0;
